@@ -1,0 +1,1 @@
+"""Pure mahjong rules: tiles, hands, decomposition, waits and the variants' rulesets."""

@@ -1,0 +1,3 @@
+from mahjongero.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Sub-commands of ``mahjongero``; each module defines ``register(subparsers)``."""
