@@ -194,8 +194,14 @@ class Hand:
     # -- counting -------------------------------------------------------------------
     @property
     def tile_count(self) -> int:
-        """Tiles that count toward the hand size: a kang counts as three, bonus tiles not at all."""
-        return len(self.concealed) + sum(3 if m.kind.is_kang else len(m.tiles) for m in self.melds)
+        """Tiles that count toward the hand size: a kang counts as three, bonus tiles not at all.
+
+        NEWS also counts as three: like a kang it is a four-tile báhay that takes a gift (doc 000).
+
+        >>> Hand.parse("11m [1234z] (2222p)").tile_count
+        8
+        """
+        return len(self.concealed) + sum(3 if m.kind.is_kang or m.kind is MeldKind.NEWS else len(m.tiles) for m in self.melds)
 
     def counts(self) -> list[int]:
         """Concealed playable tiles as a 34-long count array (jokers etc. left out).
