@@ -1,0 +1,215 @@
+"""Observed mode: the referee sees only the table, as the camera and the web page do."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from engine.game import (
+    Chow,
+    DeclareBeauty,
+    DeclareFlower,
+    DeclareNews,
+    Discard,
+    Draw,
+    Game,
+    IllegalActionError,
+    Pung,
+    Win,
+    observe,
+    parse_action,
+)
+from engine.seats import Seat
+from engine.tiles import Tile, parse_tiles
+
+E, S, W, N = Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH
+
+
+def play(game: Game, script: str) -> list[str]:
+    """Push one action per line (the log notation); return the announcements."""
+    said: list[str] = []
+    for line in script.strip().splitlines():
+        said += [e.text for e in observe(game, parse_action(line))]
+    return said
+
+
+def test_document_002_worked_example_all_chows_east_pays_double() -> None:
+    """002: East round, South wins on East's discard with $1.00 + All Chows $0.25:
+    the discarder pays $2.50, the others $1.25, South collects $5.00."""
+    g = Game("filipino", mode="observed")
+    play(g, """
+        S flower 3f
+        S flower 4f
+        S flower 1z
+        S flower 2z
+        S flower 4z
+        E discard 3m
+        S chow 2m
+        S discard 1p
+        W discard 2p
+        N discard 3p
+        E discard 5s
+        S discard 9m
+        W discard 1s
+        N discard 2s
+        E discard 8p
+        S chow 7p
+        S discard 5m
+        W discard 3s
+        N discard 4s
+        E discard 6m
+        S discard 1m
+        W discard 9p
+        N discard 2m
+        E discard 1s
+        S discard 2p
+        W discard 3p
+        N discard 9m
+        E discard 7s
+        S discard 6p
+        W discard 4p
+        N discard 8m
+        E discard 9s
+    """)
+    events = g.push(Win(S, tuple(parse_tiles("11m345p678s789s"))))
+    win = next(e for e in events if e.kind == "win")
+    assert win.payments == {E: Fraction(-5, 2), S: Fraction(5), W: Fraction(-5, 4), N: Fraction(-5, 4)}
+    out = g.outcome()
+    assert out is not None and out.result is not None
+    assert [name for name, _ in out.result.patterns] == ["winning", "all chows"]
+    assert str(out.hand) == "11m345p677889s [234m] [789p] / 124z34f"
+
+
+def test_observed_hands_are_counts_until_revealed() -> None:
+    g = Game("visayan", mode="observed")
+    assert [g.hidden(s) for s in Seat] == [17, 16, 16, 16]
+    observe(g, Discard(E, Tile.RED))
+    observe(g, Discard(S, Tile.P5))  # implied draw
+    assert g.hidden(S) == 16 and g.discards(S) == (Tile.P5,)
+    g.push(Pung(N))  # North shows two 5p from its unseen tiles
+    assert g.hidden(N) == 14 and str(g.melds(N)[0]) == "[555p]"
+    assert g.actor() is N
+
+
+def test_a_fifth_copy_on_the_table_is_refused() -> None:
+    g = Game("visayan", mode="observed")
+    play(g, """
+        E discard 5p
+        S discard 5p
+        W discard 5p
+        N discard 5p
+    """)
+    key = g.state_key()
+    with pytest.raises(IllegalActionError, match="has 4 × 5p, the table would show 5"):
+        observe(g, Discard(E, Tile.P5))
+    assert g.state_key() == key
+
+
+def test_a_win_must_show_the_hand_and_the_hand_must_be_complete() -> None:
+    g = Game("singaporean", mode="observed")
+    observe(g, Discard(E, Tile.M9))
+    with pytest.raises(IllegalActionError, match="show South's concealed tiles"):
+        g.push(Win(S))
+    with pytest.raises(IllegalActionError, match=r"holds 13 concealed tiles \+ the claimed 9m, 3 shown"):
+        g.push(Win(S, tuple(parse_tiles("999m"))))
+    with pytest.raises(IllegalActionError, match="not a winning hand"):
+        g.push(Win(S, tuple(parse_tiles("1234567m123p4599m"))))
+    assert g.outcome() is None and g.hidden(S) == 13
+
+
+def test_singapore_locked_discard() -> None:
+    g = Game("singaporean", mode="observed")
+    play(g, """
+        E discard 1z
+        S discard 5p
+        W discard 1z
+        N discard 2z
+        E discard 3z
+        S discard 9s
+        W discard 5p
+    """)
+    hand = tuple(parse_tiles("123m456m789m2p34p55p"))  # ready on 2p/5p: threw 5p before
+    with pytest.raises(IllegalActionError, match="locked discard"):
+        g.push(Win(S, hand[:-1] + (Tile.P5,)))
+
+
+def test_visayan_beauty_and_news_only_in_the_first_round() -> None:
+    g = Game("visayan", mode="observed")
+    events = g.push(DeclareBeauty(E))
+    assert [e.payments.get(E) for e in events if e.payments][-1] == Fraction(3, 4)
+    assert g.hidden(E) == 14 and str(g.melds(E)[0]) == "[567z]"
+    play(g, """
+        E discard 1m
+        S discard 2m
+        W discard 3m
+        N discard 4m
+    """)
+    observe(g, Draw(E))
+    with pytest.raises(IllegalActionError, match="only be declared in the first round"):
+        g.push(DeclareNews(E))
+    g2 = Game("filipino", mode="observed")
+    with pytest.raises(IllegalActionError, match="Visayan ambition"):
+        g2.push(DeclareBeauty(E))
+
+
+def test_news_takes_a_gift() -> None:
+    g = Game("visayan", mode="observed")
+    before = g.wall_remaining
+    g.push(DeclareNews(E))
+    assert g.wall_remaining == before - 1 and g.hidden(E) == 17 - 4 + 1
+
+
+def test_deal_flowers_in_any_order_then_turn_rules() -> None:
+    g = Game("singaporean", mode="observed")
+    g.push(DeclareFlower(N, Tile.CAT))
+    g.push(DeclareFlower(W, Tile.FLOWER3))
+    g.push(Discard(E, Tile.M1))
+    with pytest.raises(IllegalActionError, match="South's turn|claim it"):
+        g.push(DeclareFlower(N, Tile.RAT))
+    with pytest.raises(IllegalActionError, match="only South may chow"):
+        g.push(Chow(W, Tile.M1))
+
+
+def test_vietnamese_discarded_flower_wins_for_a_ready_hand_and_the_thrower_pays_all() -> None:
+    g = Game("vietnamese", mode="observed")
+    play(g, """
+        E discard 9m
+        S discard 1f
+    """)
+    with pytest.raises(IllegalActionError, match="not ready"):
+        g.push(Win(W, tuple(parse_tiles("1357m2468p1357s1z1f"))))
+    g.push(Win(W, tuple(parse_tiles("123m456m789m123p5p1f"))))
+    out = g.outcome()
+    assert out is not None and out.winner is W and out.discarder is S
+    if out.payments.get(W):
+        assert all(out.payments[s] == 0 for s in (E, N))
+
+
+def test_singapore_robbing_the_kong() -> None:
+    g = Game("singaporean", mode="observed")
+    play(g, """
+        E discard 5p
+        S pung
+        S discard 1m
+        W discard 2m
+        N discard 3m
+        E discard 4m
+    """)
+    observe(g, Draw(S))
+    events = g.push(parse_action("S sagasa 5p"))
+    assert g.robbing and g.actor() is S and "a win may rob it" in events[-1].text
+    with pytest.raises(IllegalActionError, match="only a win may rob it"):
+        g.push(Pung(W))
+    with pytest.raises(IllegalActionError, match="South takes the gift"):
+        g.push(Draw(W))
+    before = g.state_key()
+    g.push(Win(N, tuple(parse_tiles("123m456m789s34p11z5p"))))
+    out = g.outcome()
+    assert out is not None and out.winner is N and out.discarder is S
+    assert out.situation["robbing_kang"] is True
+    assert str(g.melds(S)[0]) == "[555p]"  # the kang is a pung again
+    g.pop()
+    assert g.state_key() == before
+    g.push(Draw(S))  # nobody robs: the kang stands and South takes the gift
+    assert str(g.melds(S)[0]) == "<5555p>" and g.actor() is S and not g.robbing
