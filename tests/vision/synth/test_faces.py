@@ -1,0 +1,53 @@
+"""Every tile code renders in every style, and faces within a style are all distinct."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.tiles import Tile
+from vision.synth.faces import FACE_H, FACE_W, NUM_STYLES, face_image, make_style
+from vision.synth.fonts import has_cjk
+
+ALL = [Tile(t) for t in range(64)]
+
+
+@pytest.mark.parametrize("k", range(NUM_STYLES))
+def test_every_code_renders_in_every_style(k: int) -> None:
+    style = make_style(k)
+    seen: dict[bytes, Tile] = {}
+    for t in ALL:
+        img = face_image(t, style)
+        assert img.shape == (FACE_H, FACE_W, 4) and img.dtype == np.uint8
+        assert img[FACE_H // 2, FACE_W // 2, 3] == 255  # opaque middle
+        assert img[0, 0, 3] < 128  # rounded corner
+        rgb = img[..., :3].astype(int)
+        ink = np.abs(rgb - np.array(style.face_rgb)).sum(-1) > 90
+        blank_white = t == Tile.WHITE and style.white_dragon == "blank"
+        if t != Tile.BACK and not blank_white:
+            assert ink.mean() > 0.01, f"{t} draws nothing in style {k}"
+        key = img.tobytes()
+        if has_cjk():  # without a CJK font every character is the same box
+            assert key not in seen, f"{t} looks exactly like {seen.get(key)} in style {k}"
+        seen[key] = t
+
+
+def test_styles_are_deterministic_and_varied() -> None:
+    assert make_style(3) == make_style(3)
+    styles = [make_style(k) for k in range(NUM_STYLES)]
+    assert {s.back_name for s in styles} >= {"green", "blue", "yellow", "pink", "black"}
+    assert {s.wan for s in styles} == {"萬", "万"}
+    assert {s.formal_five for s in styles} == {True, False}
+    assert {s.corner_index for s in styles} == {True, False}
+    assert {s.white_dragon for s in styles} == {"frame", "frame2", "blank"}
+
+
+@pytest.mark.skipif(not has_cjk(), reason="no CJK font installed")
+def test_cjk_fonts_include_brush_and_plain_faces() -> None:
+    fams = {make_style(k).font.family for k in range(NUM_STYLES)}  # type: ignore[union-attr]
+    assert fams & {"kai", "ming"} and fams & {"sans", "serif"}
+
+
+def test_faces_differ_between_styles() -> None:
+    a, b = face_image(Tile.M5, make_style(0)), face_image(Tile.M5, make_style(1))
+    assert not np.array_equal(a, b)

@@ -1,0 +1,108 @@
+"""Scenes: labels inside the image and matching the drawn tiles, consistent groups, determinism."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.tiles import Tile
+from vision.synth.render import Box
+from vision.synth.scenes import make_scene, render_scene
+
+SIZE = (480, 360)
+CASES = [("hand", 0), ("hand", 1), ("table", 2), ("table", 3), ("mixed", 4)]
+
+
+@pytest.fixture(scope="module")
+def rendered() -> list:
+    out = []
+    for kind, i in CASES:
+        sc = make_scene(11, i, kind=kind, size=SIZE)
+        out.append((sc, render_scene(sc)))
+    return out
+
+
+def test_labels_inside_image(rendered: list) -> None:
+    w, h = SIZE
+    for sc, res in rendered:
+        assert res.image.shape == (h, w, 3) and res.image.dtype == np.uint8
+        assert res.labels, f"scene {sc.index} has no visible tile"
+        for lab in res.labels:
+            x0, y0, x1, y1 = lab["box"]
+            assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
+            assert lab["cls"] in (0, 1) and lab["face"] == ("up" if lab["cls"] == 0 else "down")
+            assert lab["region"] in ("hand", "meld", "flower", "discard", "wall")
+            Tile.parse(lab["code"])
+            assert 0 < lab["visible"] <= 1
+
+
+@pytest.mark.parametrize("kind,i", [("hand", 5), ("table", 6)])
+def test_removing_a_tile_changes_pixels_only_inside_its_box(kind: str, i: int) -> None:
+    sc = make_scene(21, i, kind=kind, size=SIZE)
+    full = render_scene(sc, effects=False)
+    # a well visible tile that supports nothing (nothing is stacked on a removed tile)
+    cands = [lab for lab in full.labels if lab["visible"] > 0.8 and lab["region"] != "wall"]
+    assert cands
+    for lab in cands[:3]:
+        less = render_scene(sc, skip={lab["id"]}, effects=False)
+        diff = np.abs(full.image.astype(int) - less.image.astype(int)).sum(-1) > 0
+        assert diff.any(), "removing a tile changed nothing"
+        x0, y0, x1, y1 = lab["box"]
+        inside = np.zeros_like(diff)
+        inside[max(y0 - 2, 0) : y1 + 2, max(x0 - 2, 0) : x1 + 2] = True
+        assert not (diff & ~inside).any(), f"pixels changed outside the box of {lab['code']}"
+        assert lab["id"] not in {m["id"] for m in less.labels}
+
+
+def test_regions_and_groups_follow_the_layout(rendered: list) -> None:
+    for sc, res in rendered:
+        by_id = {i: o for i, o in enumerate(sc.objects) if isinstance(o, Box) and o.label}
+        for g in sc.groups:
+            members = [by_id[i].label for i in g["objects"]]
+            assert all(m["group"] == g["id"] and m["seat"] == g["seat"] for m in members)
+            assert all(m["region"] == g["region"] for m in members)
+            codes = [Tile.parse(m["code"]) for m in members]
+            if g["kind"] == "chow":
+                assert len(codes) == 3 and codes[0] < 27 and codes[2] - codes[0] == 2
+                assert codes[0] // 9 == codes[2] // 9
+            elif g["kind"] == "pung":
+                assert len(codes) == 3 and len(set(codes)) == 1
+            elif g["kind"] in ("kang", "ckang"):
+                assert len(codes) == 4 and len(set(codes)) == 1
+            elif g["kind"] == "flowers":
+                assert all(c >= Tile.FLOWER1 for c in codes)
+            if g["kind"] in ("chow", "pung", "kang"):
+                assert sum(m["turned"] for m in members) <= 1
+        for lab in res.labels:  # concealed kang: outer tiles face down
+            g = next((g for g in sc.groups if g["id"] == lab["group"]), None)
+            if g and g["kind"] == "ckang" and lab["id"] in (g["objects"][0], g["objects"][-1]):
+                assert lab["cls"] == 1
+        assert {lab["region"] for lab in res.labels} <= {"hand", "meld", "flower", "discard", "wall"}
+        hands = [g for g in sc.groups if g["kind"] == "hand"]
+        assert sorted(g["seat"] for g in hands if g["seat"] == 0) == [0]  # one row per seat
+        assert len({g["seat"] for g in hands}) == len(hands)
+        if sc.kind == "table":
+            assert len(hands) == 4
+        for g in hands:  # a hand of 13/14 (16/17 Filipino) counting 3 per exposed meld
+            melds = [m for m in sc.groups if m["seat"] == g["seat"] and m["region"] == "meld"]
+            assert len(g["objects"]) + 3 * len(melds) in (13, 14, 16, 17)
+
+
+def test_table_scene_has_every_region_and_seat() -> None:
+    sc = make_scene(3, 0, kind="table", size=SIZE)
+    regions = {o.label["region"] for o in sc.objects if isinstance(o, Box) and o.label}
+    seats = {o.label["seat"] for o in sc.objects if isinstance(o, Box) and o.label}
+    assert {"hand", "wall"} <= regions and {0, 1, 2, 3} <= seats
+
+
+def test_same_seed_same_pixels() -> None:
+    a = render_scene(make_scene(5, 1, kind="mixed", size=SIZE))
+    b = render_scene(make_scene(5, 1, kind="mixed", size=SIZE))
+    c = render_scene(make_scene(6, 1, kind="mixed", size=SIZE))
+    assert np.array_equal(a.image, b.image) and a.labels == b.labels
+    assert not np.array_equal(a.image, c.image)
+
+
+def test_unknown_kind_is_an_error() -> None:
+    with pytest.raises(ValueError):
+        make_scene(0, 0, kind="kitchen")

@@ -1,0 +1,297 @@
+"""Writers for the synthetic data sets: YOLO detection scenes, classifier crops, a contact sheet.
+
+Scene ``i`` of a seed is drawn from ``default_rng([seed, i])``, so runs are deterministic,
+resumable (existing files are skipped) and parallel-safe.
+
+>>> label_line(0, [10, 20, 30, 60], 100, 100)
+'0 0.200000 0.400000 0.200000 0.400000'
+>>> is_val(0, 0.1), is_val(1, 0.0)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from engine.tiles import Tile
+from vision.synth.faces import FACE_H, FACE_W, face_image, make_style
+from vision.synth.scenes import SceneResult, make_scene, render_scene
+
+__all__ = [
+    "DETECT_NAMES",
+    "label_line",
+    "is_val",
+    "write_scenes",
+    "write_crops",
+    "contact_sheet",
+    "scene_files",
+]
+
+DETECT_NAMES = {0: "tile", 1: "back"}
+CLASS_CODES = [str(Tile(t)) for t in range(64)]
+BACK_CODE = str(Tile.BACK)
+
+
+def label_line(cls: int, box: list[int], w: int, h: int) -> str:
+    """One YOLO detect line for pixel box [x0, y0, x1, y1] in a w x h image."""
+    x0, y0, x1, y1 = box
+    return f"{cls} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
+
+
+def is_val(i: int, frac: float) -> bool:
+    """Whether scene ``i`` belongs to the validation split (every 1/frac-th scene)."""
+    if frac <= 0:
+        return False
+    step = max(1, round(1 / frac))
+    return i % step == 0
+
+
+def scene_files(out: Path, i: int, val_frac: float) -> tuple[Path, Path, Path]:
+    split = "val" if is_val(i, val_frac) else "train"
+    name = f"{i:06d}"
+    return (
+        out / "images" / split / f"{name}.jpg",
+        out / "labels" / split / f"{name}.txt",
+        out / "meta" / split / f"{name}.json",
+    )
+
+
+def _bgr(img: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(img[..., ::-1])
+
+
+def sidecar(res: SceneResult, image_name: str) -> dict[str, Any]:
+    tiles = []
+    for lab in res.labels:
+        tiles.append(
+            {
+                "code": lab["code"],
+                "visible_code": lab["code"] if lab["cls"] == 0 else BACK_CODE,
+                "face": lab["face"],
+                "cls": lab["cls"],
+                "region": lab["region"],
+                "seat": lab["seat"],
+                "group": lab["group"],
+                "turned": lab["turned"],
+                "box": lab["box"],
+                "quad": lab["quad"],
+                "visible": lab["visible"],
+                "id": lab["id"],
+            }
+        )
+    return {"image": image_name, **res.meta, "names": DETECT_NAMES, "tiles": tiles}
+
+
+def _write_one(args: tuple[Path, int, int, str, tuple[int, int], float]) -> int:
+    out, seed, i, kind, size, val_frac = args
+    img_p, lab_p, meta_p = scene_files(out, i, val_frac)
+    if img_p.exists() and lab_p.exists() and meta_p.exists():
+        return 0
+    res = render_scene(make_scene(seed, i, kind=kind, size=size))
+    w, h = size
+    lines = [label_line(lab["cls"], lab["box"], w, h) for lab in res.labels]
+    for p in (img_p, lab_p, meta_p):
+        p.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_write(lab_p, ("\n".join(lines) + "\n") if lines else "")
+    _atomic_write(meta_p, json.dumps(sidecar(res, img_p.name), separators=(",", ":")))
+    ok, buf = cv2.imencode(".jpg", _bgr(res.image), [cv2.IMWRITE_JPEG_QUALITY, res.jpeg_quality])
+    if not ok:
+        raise RuntimeError(f"could not encode {img_p}")
+    tmp = img_p.with_suffix(".tmp")
+    tmp.write_bytes(buf.tobytes())
+    os.replace(tmp, img_p)  # the image last: its presence marks the scene done
+    return 1
+
+
+def _atomic_write(p: Path, text: str) -> None:
+    tmp = p.with_suffix(p.suffix + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, p)
+
+
+def write_data_yaml(out: Path) -> Path:
+    out = out.resolve()
+    names = "\n".join(f"  {k}: {v}" for k, v in DETECT_NAMES.items())
+    text = (
+        "# Mahjongero synthetic scenes (vision/synth). Detector classes: tile face up / face down.\n"
+        f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
+    )
+    p = out / "data.yaml"
+    _atomic_write(p, text)
+    return p
+
+
+def _progress(it: Iterable[int], total: int, desc: str, quiet: bool) -> Iterator[int]:
+    if quiet:
+        yield from it
+        return
+    from tqdm import tqdm
+
+    yield from tqdm(it, total=total, desc=desc, unit="img")
+
+
+def write_scenes(
+    out: Path,
+    n: int,
+    seed: int = 0,
+    kind: str = "mixed",
+    size: tuple[int, int] = (1280, 960),
+    val_frac: float = 0.1,
+    workers: int = 1,
+    quiet: bool = False,
+    start: int = 0,
+) -> int:
+    """Write scenes ``start .. start+n-1``; returns how many were newly rendered."""
+    out.mkdir(parents=True, exist_ok=True)
+    for split in ("train", "val"):
+        for sub in ("images", "labels", "meta"):
+            (out / sub / split).mkdir(parents=True, exist_ok=True)
+    write_data_yaml(out)
+    jobs = [(out, seed, i, kind, size, val_frac) for i in range(start, start + n)]
+    done = 0
+    if workers > 1:
+        import multiprocessing as mp
+
+        with mp.get_context("spawn").Pool(workers) as pool:
+            for r in _progress(pool.imap_unordered(_write_one, jobs, chunksize=4), n, "scenes", quiet):
+                done += r
+    else:
+        for r in _progress(map(_write_one, jobs), n, "scenes", quiet):
+            done += r
+    return done
+
+
+# --------------------------------------------------------------------------- crops
+def _crop(img: np.ndarray, box: list[int], rng: np.random.Generator, side: int) -> np.ndarray:
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = box
+    bw, bh = x1 - x0, y1 - y0
+    m = rng.uniform(0.0, 0.12, 4)
+    j = rng.normal(0, 0.03, 2)
+    cx0 = int(round(x0 - bw * m[0] + bw * j[0]))
+    cx1 = int(round(x1 + bw * m[1] + bw * j[0]))
+    cy0 = int(round(y0 - bh * m[2] + bh * j[1]))
+    cy1 = int(round(y1 + bh * m[3] + bh * j[1]))
+    cx0, cy0, cx1, cy1 = max(cx0, 0), max(cy0, 0), min(cx1, w), min(cy1, h)
+    crop = img[cy0:cy1, cx0:cx1]
+    sc = side / max(crop.shape[:2])
+    nw, nh = max(1, round(crop.shape[1] * sc)), max(1, round(crop.shape[0] * sc))
+    interp = cv2.INTER_AREA if sc < 1 else cv2.INTER_LINEAR
+    return cv2.resize(crop, (nw, nh), interpolation=interp)
+
+
+def write_crops(
+    out: Path,
+    per_class: int,
+    seed: int = 0,
+    val_per_class: int | None = None,
+    size: tuple[int, int] = (1280, 960),
+    quiet: bool = False,
+    min_side: int = 18,
+) -> dict[str, int]:
+    """Classifier crops, ``out/{train,val}/<code>/*.png``, cut from rendered scenes.
+
+    Tiles are drawn uniformly over all 63 face codes (plus the set's own tiles); scenes are
+    rendered until every class has ``per_class`` train and ``val_per_class`` val crops.
+    Progress is kept in ``out/.progress.json`` so an interrupted run resumes where it
+    stopped and ends with the same files as an uninterrupted one. Returns crops per class.
+    """
+    n_val = max(1, per_class // 5) if val_per_class is None else val_per_class
+    need = per_class + n_val
+    out.mkdir(parents=True, exist_ok=True)
+    for split in ("train", "val"):
+        for code in CLASS_CODES:
+            (out / split / code).mkdir(parents=True, exist_ok=True)
+    prog_p = out / ".progress.json"
+    state: dict[str, Any] = {"seed": seed, "next": 0, "counts": {c: 0 for c in CLASS_CODES}}
+    if prog_p.exists():
+        old = json.loads(prog_p.read_text())
+        if old.get("seed") == seed and old.get("need") == need:
+            state = old
+    state["need"] = need
+    face_codes = [Tile(t) for t in range(63)]
+
+    def sampler(rng: np.random.Generator, k: int) -> list[Tile]:
+        return [face_codes[int(rng.integers(len(face_codes)))] for _ in range(k)]
+
+    counts: dict[str, int] = state["counts"]
+    total = need * len(CLASS_CODES)
+    bar = None
+    if not quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, initial=sum(min(v, need) for v in counts.values()), desc="crops", unit="crop")
+    i = int(state["next"])
+    while min(counts.values()) < need:
+        sc = make_scene(seed, i, kind="mixed", size=size, sampler=sampler)
+        res = render_scene(sc, min_visible=0.6)
+        rng = np.random.default_rng([seed, i, 77])
+        added = 0
+        for lab in res.labels:
+            code = lab["code"] if lab["cls"] == 0 else BACK_CODE
+            x0, y0, x1, y1 = lab["box"]
+            if min(x1 - x0, y1 - y0) < min_side or counts[code] >= need:
+                continue
+            side = int(rng.integers(64, 97))
+            crop = _crop(res.image, lab["box"], rng, side)
+            k = counts[code]
+            split = "train" if k < per_class else "val"
+            p = out / split / code / f"{i:06d}_{lab['id']:03d}.png"
+            cv2.imwrite(str(p), _bgr(crop))
+            counts[code] = k + 1
+            added += 1
+        i += 1
+        state["next"] = i
+        _atomic_write(prog_p, json.dumps(state))
+        if bar is not None:
+            bar.update(added)
+    if bar is not None:
+        bar.close()
+    return dict(counts)
+
+
+# --------------------------------------------------------------------------- sheet
+def contact_sheet(styles: list[int] | None = None, scale: float = 0.6) -> np.ndarray:
+    """RGB contact sheet: one row block per style, every code, label under each tile."""
+    styles = styles if styles is not None else [0, 1, 2, 3, 6, 11]
+    tw, th = int(FACE_W * scale), int(FACE_H * scale)
+    pad, lab_h = 6, 16
+    cols = 16
+    rows_per_style = (64 + cols - 1) // cols
+    head = 22
+    block_h = head + rows_per_style * (th + lab_h + pad)
+    sheet = np.full((block_h * len(styles) + pad, cols * (tw + pad) + pad, 3), 70, np.uint8)
+    for si, k in enumerate(styles):
+        st = make_style(k)
+        y_base = si * block_h
+        font = st.font.family if st.font else "default"
+        txt = (f"style {k}: {font} font, {st.back_name} back, {'simplified' if st.wan == '万' else 'traditional'}"
+               f" wan, {'formal' if st.formal_five else 'plain'} five, corner index {'on' if st.corner_index else 'off'},"
+               f" white dragon {st.white_dragon}")
+        cv2.putText(sheet, txt, (pad, y_base + 16),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.45, (235, 235, 235), 1, cv2.LINE_AA)
+        for t in range(64):
+            r, c = divmod(t, cols)
+            x = pad + c * (tw + pad)
+            y = y_base + head + r * (th + lab_h + pad)
+            f = face_image(Tile(t), st)
+            f = cv2.resize(f, (tw, th), interpolation=cv2.INTER_AREA).astype(np.float32)
+            a = f[..., 3:] / 255
+            bg = np.array(st.back_rgb, np.float32)
+            sheet[y : y + th, x : x + tw] = (f[..., :3] * a + bg * (1 - a)).astype(np.uint8)
+            cv2.putText(sheet, str(Tile(t)), (x + tw // 2 - 10, y + th + 12), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.42, (255, 255, 255), 1, cv2.LINE_AA)
+    return sheet
+
+
+def write_sheet(path: Path, styles: list[int] | None = None) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), _bgr(contact_sheet(styles)), [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    return path
