@@ -1,0 +1,174 @@
+"""Vision benchmark: speed on this machine, and real-photo figures side by side with a peer.
+
+Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repeats).
+
+1. Speed (onnxruntime, median of repeats): a rendered 1920×1080 table frame (the scene with
+   the most tiles among a few seeds, topped up to 100 crops for the classifier) and one hand
+   photo (a rendered 1280×960 hand scene, and the real validation photos at their size).
+2. Real validation photos (``datasets/real-split.json``, never trained on): recall at IoU 0.5
+   of ours and of the peer ``mahjong-detector`` 0.0.6 (its shipped 34-class YOLO11n ONNX,
+   run through its own pre- and post-processing), and both accuracies on the hand-labelled
+   tiles (``tests/data/real_tiles.csv``) among the 34 riichi tiles it knows (end to end:
+   a missed tile counts as wrong).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.tiles import Tile  # noqa: E402
+from vision.classifier import crop_boxes  # noqa: E402
+from vision.detections import Detections  # noqa: E402
+from vision.evaluation import iter_dataset, match  # noqa: E402
+from vision.imageio import load_image  # noqa: E402
+from vision.reader import TileReader  # noqa: E402
+
+REAL = ROOT.parent / "shared" / "data" / "mahjong-yolo-v2-train"
+PEER_NAMES = {  # mahjong-detector class names -> our codes
+    "chun": "7z", "haku": "5z", "hatsu": "6z", "nan": "2z", "pe": "4z", "sha": "3z", "tou": "1z",
+}
+
+
+def median_ms(fn: Callable[[], object], repeats: int) -> float:
+    fn()  # warm-up
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def busiest_table(seeds: int = 6) -> tuple[np.ndarray, int]:
+    """The rendered 1920×1080 table scene with the most labelled tiles (BGR)."""
+    from vision.synth.scenes import make_scene, render_scene
+
+    best: tuple[np.ndarray, int] | None = None
+    for i in range(seeds):
+        r = render_scene(make_scene(1000, i, kind="table", size=(1920, 1080)))
+        if best is None or len(r.labels) > best[1]:
+            best = (np.ascontiguousarray(r.image[:, :, ::-1]), len(r.labels))
+    assert best is not None
+    return best
+
+
+def hand_scene() -> np.ndarray:
+    from vision.synth.scenes import make_scene, render_scene
+
+    r = render_scene(make_scene(1000, 0, kind="hand", size=(1280, 960)))
+    return np.ascontiguousarray(r.image[:, :, ::-1])
+
+
+def speed(reader: TileReader, repeats: int) -> dict[str, float | int]:
+    out: dict[str, float | int] = {}
+    frame, n_labels = busiest_table()
+    dets = reader.detector(frame)
+    out["table_1080p_tiles_labelled"] = n_labels
+    out["table_1080p_tiles_found"] = len(dets)
+    out["table_1080p_detect_ms"] = median_ms(lambda: reader.detector(frame), repeats)
+    boxes = dets.xyxy if len(dets) else np.array([[0, 0, 40, 56]], np.float32)
+    boxes = np.concatenate([boxes] * (100 // len(boxes) + 1))[:100]  # exactly 100 crops
+    crops = lambda: reader.classifier(crop_boxes(frame, boxes))  # noqa: E731
+    out["classify_100_crops_ms"] = median_ms(crops, repeats)
+    hundred = Detections(boxes, np.ones(100), np.ones(100, bool))
+
+    def detect_and_classify_100() -> None:
+        reader.detector(frame)
+        reader.classify(frame, hundred)
+
+    out["table_1080p_detect_plus_100_classify_ms"] = median_ms(detect_and_classify_100, repeats)
+    out["table_1080p_end_to_end_ms"] = median_ms(lambda: reader(frame), repeats)
+    hand = hand_scene()
+    out["hand_1280x960_end_to_end_ms"] = median_ms(lambda: reader(hand), repeats)
+    return out
+
+
+def peer_detect(image_path: Path) -> Detections:
+    """mahjong-detector as shipped: its grayscale + autocontrast letterbox, conf 0.5."""
+    from mahjong_detector.predict import CLASS_NAMES, predict
+    from mahjong_detector.preprocess import preprocess_image
+    from PIL import Image
+
+    with Image.open(image_path) as im:
+        img, pad = preprocess_image(im.convert("RGB"))
+    dets = predict(img, pad)
+    if not dets:
+        return Detections.empty()
+    xyxy = np.array([[d.x1, d.y1, d.x2, d.y2] for d in dets], np.float32)
+    codes = [PEER_NAMES.get(CLASS_NAMES[d.class_id], CLASS_NAMES[d.class_id]) for d in dets]
+    return Detections(
+        xyxy, np.array([d.confidence for d in dets]), np.ones(len(dets), bool)
+    ).with_codes(np.array([int(Tile.parse(c)) for c in codes]), np.ones(len(dets)))
+
+
+def real_side_by_side(reader: TileReader, real: Path, split: Path, codes: Path) -> dict:
+    names = json.loads(split.read_text())["val"]
+    tally = {k: {"gt": 0, "found": 0, "riichi": 0, "riichi_found": 0, "right": 0, "ms": []} for k in ("ours", "peer")}
+    photos = 0
+    for gt in iter_dataset(real, names, codes):
+        photos += 1
+        image = load_image(gt.image)
+        t = time.perf_counter()
+        ours = reader(image)
+        tally["ours"]["ms"].append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        peer = peer_detect(gt.image)
+        tally["peer"]["ms"].append((time.perf_counter() - t) * 1000)
+        riichi = (gt.code >= 0) & (gt.code < 34)
+        for key, det in (("ours", ours), ("peer", peer)):
+            m = match(gt.xyxy, det.xyxy)
+            s = tally[key]
+            s["gt"] += len(gt.xyxy)
+            s["found"] += int((m >= 0).sum())
+            s["riichi"] += int(riichi.sum())
+            s["riichi_found"] += int((riichi & (m >= 0)).sum())
+            said = det.code[np.maximum(m, 0)] if len(det) else np.full(len(m), -2)
+            said = np.where(m >= 0, said, -2)
+            s["right"] += int((riichi & (said == gt.code)).sum())
+    out: dict = {"photos": photos}
+    for key, s in tally.items():
+        out[f"{key}_recall@0.5"] = round(s["found"] / max(s["gt"], 1), 4)
+        out[f"{key}_riichi_accuracy_end_to_end"] = round(s["right"] / max(s["riichi"], 1), 4)
+        out[f"{key}_riichi_accuracy_on_found"] = round(s["right"] / max(s["riichi_found"], 1), 4)
+        out[f"{key}_median_ms_per_photo"] = round(statistics.median(s["ms"]), 1) if s["ms"] else None
+    out["gt_tiles"] = tally["ours"]["gt"]
+    out["labelled_riichi_tiles"] = tally["ours"]["riichi"]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--real", type=Path, default=REAL)
+    ap.add_argument("--split", type=Path, default=ROOT / "datasets" / "real-split.json")
+    ap.add_argument("--codes", type=Path, default=ROOT / "tests" / "data" / "real_tiles.csv")
+    ap.add_argument("--repeats", type=int, default=30)
+    ap.add_argument("--quick", action="store_true", help="5 repeats")
+    ap.add_argument("--skip-speed", action="store_true")
+    args = ap.parse_args(argv)
+    reader = TileReader()
+    results: dict = {}
+    if not args.skip_speed:
+        results["speed"] = {k: round(v, 1) if isinstance(v, float) else v
+                            for k, v in speed(reader, 5 if args.quick else args.repeats).items()}
+        print(json.dumps({"speed": results["speed"]}, indent=1), flush=True)
+    if args.real.is_dir():
+        results["real"] = real_side_by_side(reader, args.real, args.split, args.codes)
+        print(json.dumps({"real": results["real"]}, indent=1))
+    else:
+        print(f"real photos not found at {args.real}: side-by-side skipped")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,40 @@
+"""``mahjongero detect PHOTO [--json]``: every tile in a photo, with box, code, confidence, face."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("detect", help="find and name every tile in a photo")
+    p.add_argument("photo", help="image file (JPEG, PNG, ...)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--detector", default=None, help="detector ONNX (default: models/detector.onnx)")
+    p.add_argument("--classifier", default=None, help="classifier ONNX (default: models/classifier.onnx)")
+    p.add_argument("--conf", type=float, default=0.25, help="detector confidence threshold")
+    p.add_argument("--imgsz", type=int, default=None, help="detector input long side (default: as trained)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.classifier import TileClassifier
+    from vision.detector import TileDetector
+    from vision.imageio import load_image
+    from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader
+
+    image = load_image(args.photo)
+    reader = TileReader(
+        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=args.conf),
+        TileClassifier(args.classifier or CLASSIFIER_PATH),
+    )
+    dets = reader(image).sorted_left_to_right()
+    rows = dets.to_json()
+    if args.json:
+        print(json.dumps({"image": args.photo, "tiles": rows}, indent=1))
+        return 0
+    print(f"{len(rows)} tiles in {args.photo}")
+    for r in rows:
+        box = ", ".join(f"{v:.0f}" for v in r["box"])
+        print(f"  {r['tile']:>3} {r['face']:<4} conf {r['confidence']:.2f}  [{box}]")
+    return 0

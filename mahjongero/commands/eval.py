@@ -1,0 +1,78 @@
+"""``mahjongero eval --data DIR``: the issue's metrics on any YOLO-format folder.
+
+Recall and precision at IoU 0.5, mAP50 (face-up / face-down), tile accuracy where codes
+are known (``--codes CSV`` or the renderer's JSON sidecars), and whole hands read right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("eval", help="measure the models on a YOLO-format folder")
+    p.add_argument("--data", default=None, help="folder with images/ and labels/")
+    p.add_argument("--crops", default=None, help="classification folder <code>/*.png: accuracy")
+    p.add_argument("--codes", default=None, help="CSV image,x1,y1,x2,y2,code of known tiles")
+    p.add_argument("--split", default=None, help="JSON with a 'val' list: only those images")
+    p.add_argument("--detector", default=None)
+    p.add_argument("--classifier", default=None)
+    p.add_argument("--imgsz", type=int, default=None, help="detector input long side (default: as trained)")
+    p.add_argument("--conf", type=float, default=0.25)
+    p.add_argument("--limit", type=int, default=0, help="at most this many images (0 = all)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--confusions", action="store_true", help="list misread tiles")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.tiles import Tile
+    from vision.classifier import TileClassifier, crop_boxes
+    from vision.detector import TileDetector
+    from vision.evaluation import Scores, iter_dataset
+    from vision.imageio import load_image
+    from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader
+
+    if args.crops:
+        from vision.evaluation import crops_accuracy
+
+        if not Path(args.crops).is_dir():
+            raise ValueError(f"--crops {args.crops!r} is not a folder")
+        clf = TileClassifier(args.classifier or CLASSIFIER_PATH)
+        print(json.dumps(crops_accuracy(clf, Path(args.crops)), indent=1))
+        if not args.data:
+            return 0
+    if not args.data:
+        raise ValueError("give --data DIR (a YOLO folder) and/or --crops DIR")
+    root = Path(args.data)
+    if not root.is_dir():
+        raise ValueError(f"--data {args.data!r} is not a folder")
+    names = json.loads(Path(args.split).read_text())["val"] if args.split else None
+    reader = TileReader(
+        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=args.conf),
+        TileClassifier(args.classifier or CLASSIFIER_PATH),
+    )
+    scores = Scores()
+    for k, gt in enumerate(iter_dataset(root, names, Path(args.codes) if args.codes else None)):
+        if args.limit and k >= args.limit:
+            break
+        image = load_image(gt.image)
+        det = reader(image)
+        crop_codes = None
+        if (gt.code >= 0).any():
+            crop_codes, _ = reader.classifier(crop_boxes(image, gt.xyxy))
+            crop_codes = crop_codes.copy()
+            crop_codes[~gt.face_up] = int(Tile.BACK)
+        scores.add(gt, det, crop_codes)
+    summary = scores.summary()
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        for key, value in summary.items():
+            print(f"{key:>28}: {value}")
+    if args.confusions:
+        for name, true, said in scores.confusions:
+            print(f"  {Tile(true)!s:>3} read as {Tile(said)!s:<3} {name}")
+    return 0

@@ -1,0 +1,95 @@
+"""The shipped ONNX models read the committed rendered images; the serving path has no torch."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classifier import crop_boxes
+from vision.evaluation import Scores, iter_dataset
+from vision.imageio import load_image
+from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "vision"
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(
+    not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file() and (DATA / "images").is_dir()),
+    reason="shipped models or test images missing",
+)
+
+
+@pytest.fixture(scope="module")
+def reader() -> TileReader:
+    return TileReader()
+
+
+def test_models_fit_the_size_budget() -> None:
+    total = sum(p.stat().st_size for p in DETECTOR_PATH.parent.glob("*.onnx"))
+    assert total <= 20 * 1024 * 1024
+
+
+def test_reads_the_rendered_images(reader: TileReader) -> None:
+    scores = Scores()
+    for gt in iter_dataset(DATA):
+        image = load_image(gt.image)
+        det = reader(image)
+        codes, _ = reader.classifier(crop_boxes(image, gt.xyxy))
+        codes = np.where(gt.face_up, codes, gt.code)
+        scores.add(gt, det, codes)
+    s = scores.summary()
+    assert s["images"] == 3
+    assert s["recall@0.5"] >= 0.85, s
+    assert s["tile_accuracy_on_gt_boxes"] >= 0.85, s
+
+
+def test_empty_image_gives_no_tiles(reader: TileReader) -> None:
+    out = reader(np.full((480, 640, 3), 90, np.uint8))
+    assert len(out) <= 1
+
+
+def test_classifier_names_a_crop(reader: TileReader) -> None:
+    side = sorted((DATA / "labels").glob("*.json"))[0]
+    tiles = [t for t in json.loads(side.read_text())["tiles"] if t["face"] == "up"]
+    image = load_image(DATA / "images" / f"{side.stem}.jpg")
+    codes, probs = reader.classifier(crop_boxes(image, np.array([t["box"] for t in tiles])))
+    assert len(codes) == len(tiles) and ((probs > 0) & (probs <= 1.0001)).all()
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mahjongero", *args], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+def test_cli_detect_json() -> None:
+    img = sorted((DATA / "images").glob("*.jpg"))[0]
+    out = _cli("detect", str(img), "--json")
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)["tiles"]
+    assert rows and set(rows[0]) >= {"box", "tile", "confidence", "face"}
+
+
+def test_cli_bad_input_names_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("hello")
+    out = _cli("detect", str(bad))
+    assert out.returncode == 2 and "notes.jpg" in out.stderr and "Traceback" not in out.stderr
+    out = _cli("classify", str(bad))
+    assert out.returncode == 2 and "notes.jpg" in out.stderr
+
+
+def test_serving_path_imports_no_torch() -> None:
+    img = sorted((DATA / "images").glob("*.jpg"))[0]
+    code = (
+        "import sys; from vision.reader import TileReader; from vision.imageio import load_image;"
+        f"TileReader()(load_image({str(img)!r}));"
+        "assert 'torch' not in sys.modules and 'ultralytics' not in sys.modules, 'torch loaded'"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr

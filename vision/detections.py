@@ -1,0 +1,110 @@
+"""A supervision-style set of detections: parallel numpy arrays, indexable by masks and slices.
+
+>>> d = Detections(
+...     xyxy=np.array([[0, 0, 10, 20], [30, 0, 40, 20]], dtype=np.float32),
+...     confidence=np.array([0.9, 0.4], dtype=np.float32),
+...     face_up=np.array([True, False]),
+... )
+>>> len(d), d.tiles
+(2, [None, None])
+>>> d2 = d.with_codes(np.array([4, 63]), np.array([0.99, 1.0]))
+>>> [str(t) for t in d2.tiles]
+['5m', '1x']
+>>> len(d2[d2.confidence > 0.5]), d2[1:].xyxy.tolist()
+(1, [[30.0, 0.0, 40.0, 20.0]])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from engine.tiles import Tile
+
+__all__ = ["Detections", "UNKNOWN"]
+
+UNKNOWN = -1  # tile code not (yet) known
+
+
+def _f32(n: int) -> np.ndarray:
+    return np.zeros((n,), dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class Detections:
+    """N tiles found in one image.
+
+    ``xyxy`` (N, 4) float32 pixel boxes of the input image; ``confidence`` (N,) of the
+    detector; ``face_up`` (N,) bool; ``code`` (N,) int tile codes (``UNKNOWN`` = -1 until
+    classified); ``code_confidence`` (N,) of the classifier.
+    """
+
+    xyxy: np.ndarray
+    confidence: np.ndarray
+    face_up: np.ndarray
+    code: np.ndarray = field(default_factory=lambda: np.zeros((0,), dtype=np.int64))
+    code_confidence: np.ndarray = field(default_factory=lambda: _f32(0))
+
+    def __post_init__(self) -> None:
+        n = len(self.xyxy)
+        object.__setattr__(self, "xyxy", np.asarray(self.xyxy, dtype=np.float32).reshape(n, 4))
+        object.__setattr__(self, "confidence", np.asarray(self.confidence, dtype=np.float32))
+        object.__setattr__(self, "face_up", np.asarray(self.face_up, dtype=bool))
+        if len(self.code) != n:
+            object.__setattr__(self, "code", np.full((n,), UNKNOWN, dtype=np.int64))
+        if len(self.code_confidence) != n:
+            object.__setattr__(self, "code_confidence", _f32(n))
+        for name in ("confidence", "face_up", "code", "code_confidence"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"{name} has {len(getattr(self, name))} entries, xyxy has {n}")
+
+    @classmethod
+    def empty(cls) -> Detections:
+        return cls(np.zeros((0, 4), np.float32), _f32(0), np.zeros((0,), bool))
+
+    def __len__(self) -> int:
+        return len(self.xyxy)
+
+    def __getitem__(self, index: Any) -> Detections:
+        if isinstance(index, int | np.integer):
+            index = slice(int(index), int(index) + 1 or None)
+        return Detections(
+            xyxy=self.xyxy[index],
+            confidence=self.confidence[index],
+            face_up=self.face_up[index],
+            code=self.code[index],
+            code_confidence=self.code_confidence[index],
+        )
+
+    def with_codes(self, code: np.ndarray, code_confidence: np.ndarray) -> Detections:
+        """A copy carrying the classifier's tile codes."""
+        return replace(
+            self,
+            code=np.asarray(code, dtype=np.int64),
+            code_confidence=np.asarray(code_confidence, dtype=np.float32),
+        )
+
+    @property
+    def tiles(self) -> list[Tile | None]:
+        return [Tile(int(c)) if c >= 0 else None for c in self.code]
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """One dict per tile: box [x1, y1, x2, y2], tile code, confidence, face."""
+        out = []
+        for i in range(len(self)):
+            c = int(self.code[i])
+            out.append(
+                {
+                    "box": [round(float(v), 1) for v in self.xyxy[i]],
+                    "tile": str(Tile(c)) if c >= 0 else None,
+                    "confidence": round(float(self.confidence[i]), 4),
+                    "tile_confidence": round(float(self.code_confidence[i]), 4),
+                    "face": "up" if self.face_up[i] else "down",
+                }
+            )
+        return out
+
+    def sorted_left_to_right(self) -> Detections:
+        return self[np.argsort((self.xyxy[:, 0] + self.xyxy[:, 2]) / 2, kind="stable")]

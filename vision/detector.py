@@ -1,0 +1,128 @@
+"""Tile detector: a YOLO ONNX model (classes face-up tile, face-down tile) on a letterboxed frame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detections import Detections
+from vision.onnx_runtime import OnnxModel
+
+__all__ = ["TileDetector", "Letterbox", "letterbox", "nms"]
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How an image was fitted into the network input: ``net = img * scale + pad``."""
+
+    scale: float
+    pad_x: float
+    pad_y: float
+
+
+def letterbox(image: np.ndarray, size: int, stride: int = 32) -> tuple[np.ndarray, Letterbox]:
+    """Resize so the long side is ``size``; pad the short side up to a multiple of ``stride``.
+
+    >>> net, lb = letterbox(np.zeros((1080, 1920, 3), np.uint8), 640)
+    >>> net.shape, lb.scale
+    ((384, 640, 3), 0.3333333333333333)
+    """
+    h, w = image.shape[:2]
+    scale = size / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    tw, th = -(-nw // stride) * stride, -(-nh // stride) * stride
+    px, py = (tw - nw) / 2, (th - nh) / 2
+    top, left = int(round(py - 0.1)), int(round(px - 0.1))
+    out = cv2.copyMakeBorder(
+        resized, top, th - nh - top, left, tw - nw - left, cv2.BORDER_CONSTANT, value=(114, 114, 114)
+    )
+    return out, Letterbox(scale, float(left), float(top))
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU matrix of (N,4) and (M,4) xyxy boxes.
+
+    >>> box_iou(np.array([[0, 0, 10, 10.]]), np.array([[5, 0, 15, 10.]])).round(3).tolist()
+    [[0.333]]
+    """
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.clip(rb - lt, 0, None).prod(-1)
+    area_a = np.clip(a[:, 2:] - a[:, :2], 0, None).prod(-1)
+    area_b = np.clip(b[:, 2:] - b[:, :2], 0, None).prod(-1)
+    iou: np.ndarray = inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+    return iou
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Greedy NMS; returns kept indices by decreasing score.
+
+    >>> nms(np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30.]]), np.array([.9, .8, .7]), .5).tolist()
+    [0, 2]
+    """
+    order = np.argsort(-scores, kind="stable")
+    keep: list[int] = []
+    while order.size:
+        i = int(order[0])
+        keep.append(i)
+        if order.size == 1:
+            break
+        rest = order[1:]
+        order = rest[box_iou(boxes[i : i + 1], boxes[rest])[0] <= iou]
+    return np.asarray(keep, dtype=np.int64)
+
+
+class TileDetector:
+    """Find tiles (face up or down) in a BGR image; boxes come back in input pixels."""
+
+    def __init__(
+        self, path: str | Path, imgsz: int | None = None, conf: float = 0.25, iou: float = 0.6
+    ) -> None:
+        self.model = OnnxModel(path)
+        self.imgsz = imgsz or self.trained_size()
+        self.conf = conf
+        self.iou = iou
+        names = self.model.names or {0: "tile", 1: "back"}
+        self.down_classes = {k for k, v in names.items() if v in {"back", "face_down", "down"}}
+
+    def trained_size(self) -> int:
+        """The long side the model was trained at (ultralytics metadata), else 640."""
+        raw = self.model.metadata.get("imgsz", "[640, 640]").strip("[]() ")
+        try:
+            return max(int(v) for v in raw.split(","))
+        except ValueError:
+            return 640
+
+    def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
+        net, lb = letterbox(image, self.imgsz)
+        x = net[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        return np.ascontiguousarray(x), lb
+
+    def postprocess(self, out: np.ndarray, lb: Letterbox, shape: tuple[int, ...]) -> Detections:
+        pred = out[0].T  # (anchors, 4 + nc)
+        scores = pred[:, 4:]
+        cls = scores.argmax(1)
+        conf = scores[np.arange(len(cls)), cls]
+        m = conf >= self.conf
+        pred, cls, conf = pred[m], cls[m], conf[m]
+        if not len(pred):
+            return Detections.empty()
+        cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
+        xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
+        keep = nms(xyxy, conf, self.iou)  # class-agnostic: a tile is either up or down
+        xyxy, cls, conf = xyxy[keep], cls[keep], conf[keep]
+        xyxy[:, [0, 2]] = (xyxy[:, [0, 2]] - lb.pad_x) / lb.scale
+        xyxy[:, [1, 3]] = (xyxy[:, [1, 3]] - lb.pad_y) / lb.scale
+        hgt, wid = shape[:2]
+        xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, wid)
+        xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, hgt)
+        face_up = np.array([int(c) not in self.down_classes for c in cls], dtype=bool)
+        return Detections(xyxy=xyxy, confidence=conf, face_up=face_up)
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        x, lb = self.preprocess(image)
+        return self.postprocess(self.model(x), lb, image.shape)

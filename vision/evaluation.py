@@ -1,0 +1,286 @@
+"""Measure the reader on a YOLO-format folder: recall, precision, mAP50, tile accuracy, hands.
+
+Ground truth: ``labels/<stem>.txt`` beside ``images/`` (class 0 face-up, 1 face-down).
+Tile codes, where known, come from a CSV (``image,x1,y1,x2,y2,code``, e.g.
+``tests/data/real_tiles.csv``) or from the renderer's JSON sidecars.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.tiles import Tile
+from vision.detections import Detections
+from vision.detector import box_iou
+
+__all__ = ["GroundTruth", "iter_dataset", "load_codes_csv", "Scores", "match"]
+
+_IMG_EXT = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+
+
+@dataclass
+class GroundTruth:
+    """Boxes of one image in pixels, face-up flags, and codes (-1 where unknown)."""
+
+    image: Path
+    xyxy: np.ndarray
+    face_up: np.ndarray
+    code: np.ndarray
+
+
+def label_path(image: Path) -> Path:
+    """``.../images/x.jpg`` -> ``.../labels/x.txt``.
+
+    >>> label_path(Path("/d/images/a/x.jpg")).as_posix()
+    '/d/labels/a/x.txt'
+    """
+    parts = list(image.parts)
+    i = len(parts) - 1 - parts[::-1].index("images")
+    parts[i] = "labels"
+    return Path(*parts).with_suffix(".txt")
+
+
+def read_yolo_labels(path: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes (N,4) in pixels and face-up flags from a YOLO txt (missing file = no boxes)."""
+    rows = []
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) >= 5:
+                rows.append([float(v) for v in parts[:5]])
+    if not rows:
+        return np.zeros((0, 4), np.float32), np.zeros((0,), bool)
+    a = np.array(rows, dtype=np.float64)
+    cx, cy, w, h = a[:, 1] * width, a[:, 2] * height, a[:, 3] * width, a[:, 4] * height
+    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
+    xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, width)
+    xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, height)
+    return xyxy.astype(np.float32), a[:, 0] == 0
+
+
+def load_codes_csv(path: Path) -> dict[str, list[tuple[np.ndarray, int]]]:
+    """``{image name: [(box, code), ...]}`` from a CSV with header image,x1,y1,x2,y2,code."""
+    out: dict[str, list[tuple[np.ndarray, int]]] = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            box = np.array([float(row[k]) for k in ("x1", "y1", "x2", "y2")], np.float32)
+            out.setdefault(row["image"], []).append((box, int(Tile.parse(row["code"]))))
+    return out
+
+
+def _sidecar_codes(image: Path) -> list[tuple[np.ndarray, int]] | None:
+    """Codes from a renderer JSON sidecar, if one sits beside the image or its label."""
+    for cand in (image.with_suffix(".json"), label_path(image).with_suffix(".json")):
+        if cand.is_file():
+            data = json.loads(cand.read_text())
+            tiles = data.get("tiles") or data.get("objects") or []
+            out = []
+            for t in tiles:
+                box = t.get("box") or t.get("xyxy") or t.get("bbox")
+                code = t.get("tile") or t.get("code")
+                if box is None or code is None:
+                    continue
+                c = int(Tile.parse(code)) if isinstance(code, str) else int(code)
+                if t.get("face") == "down":  # the renderer names the hidden tile; we see a back
+                    c = int(Tile.BACK)
+                out.append((np.asarray(box, np.float32)[:4], c))
+            return out
+    return None
+
+
+def _assign_codes(xyxy: np.ndarray, known: list[tuple[np.ndarray, int]] | None) -> np.ndarray:
+    code = np.full(len(xyxy), -1, dtype=np.int64)
+    if not known or not len(xyxy):
+        return code
+    boxes = np.stack([b for b, _ in known])
+    iou = box_iou(xyxy, boxes)
+    for j, (_, c) in enumerate(known):
+        i = int(iou[:, j].argmax())
+        if iou[i, j] >= 0.7:
+            code[i] = c
+    return code
+
+
+def iter_dataset(
+    root: Path, names: Iterable[str] | None = None, codes_csv: Path | None = None
+) -> Iterator[GroundTruth]:
+    """Every image under ``root`` (optionally only ``names``) with its boxes and codes."""
+    from PIL import Image
+
+    wanted = set(names) if names is not None else None
+    csv_codes = load_codes_csv(codes_csv) if codes_csv else {}
+    for img in sorted(p for p in root.rglob("*") if p.suffix.lower() in _IMG_EXT):
+        if "images" not in img.parts or (wanted is not None and img.name not in wanted):
+            continue
+        with Image.open(img) as im:
+            w, h = im.size
+        xyxy, up = read_yolo_labels(label_path(img), w, h)
+        known = csv_codes.get(img.name) if csv_codes else _sidecar_codes(img)
+        yield GroundTruth(img, xyxy, up, _assign_codes(xyxy, known))
+
+
+def match(gt: np.ndarray, pred: np.ndarray, iou: float = 0.5) -> np.ndarray:
+    """Greedy one-to-one matching by IoU; ``m[i]`` = prediction index for GT ``i`` or -1.
+
+    >>> match(np.array([[0, 0, 10, 10.], [20, 0, 30, 10]]), np.array([[21, 0, 30, 10.]])).tolist()
+    [-1, 0]
+    """
+    m = np.full(len(gt), -1, dtype=np.int64)
+    if not len(gt) or not len(pred):
+        return m
+    ious = box_iou(gt, pred)
+    pairs = np.argwhere(ious >= iou)
+    pairs = pairs[np.argsort(-ious[pairs[:, 0], pairs[:, 1]], kind="stable")]
+    used_p: set[int] = set()
+    for g, p in pairs:
+        if m[g] < 0 and int(p) not in used_p:
+            m[g] = p
+            used_p.add(int(p))
+    return m
+
+
+def average_precision(records: list[tuple[float, bool]], n_gt: int) -> float:
+    """COCO-style 101-point AP from (confidence, true positive) records.
+
+    >>> average_precision([(0.9, True), (0.8, False), (0.7, True)], 2)
+    0.83498...
+    >>> average_precision([], 3)
+    0.0
+    """
+    if not records or n_gt == 0:
+        return 0.0
+    recs = sorted(records, key=lambda r: -r[0])
+    tp = np.cumsum([r[1] for r in recs]).astype(np.float64)
+    prec = tp / np.arange(1, len(tp) + 1)
+    rec = tp / n_gt
+    prec = np.flip(np.maximum.accumulate(np.flip(prec)))  # precision envelope
+    x = np.linspace(0, 1, 101)
+    idx = np.searchsorted(rec, x, side="left")
+    return float(np.mean(np.where(idx < len(prec), prec[np.minimum(idx, len(prec) - 1)], 0.0)))
+
+
+@dataclass
+class Scores:
+    """Running totals over images."""
+
+    images: int = 0
+    gt: int = 0
+    found: int = 0
+    pred: int = 0
+    pred_matched: int = 0
+    face_right: int = 0
+    coded: int = 0
+    code_right: int = 0  # end to end: detector box + classifier, on matched GT with a code
+    crop_coded: int = 0
+    crop_right: int = 0  # classifier alone on the GT boxes
+    hands: int = 0
+    hands_right: int = 0
+    ap_records: list[tuple[float, bool, int]] = field(default_factory=list)  # (conf, tp, class)
+    gt_per_class: dict[int, int] = field(default_factory=dict)
+    confusions: list[tuple[str, int, int]] = field(default_factory=list)  # (image, true, said)
+
+    def add(self, gt: GroundTruth, det: Detections, crop_codes: np.ndarray | None = None) -> None:
+        m = match(gt.xyxy, det.xyxy)
+        self.images += 1
+        self.gt += len(gt.xyxy)
+        self.found += int((m >= 0).sum())
+        self.pred += len(det)
+        self.pred_matched += int((m >= 0).sum())
+        for i in np.flatnonzero(m >= 0):
+            self.face_right += int(det.face_up[m[i]] == gt.face_up[i])
+        self._add_ap(gt, det)
+        known = gt.code >= 0
+        ok = m >= 0
+        self.coded += int(known.sum())
+        said = det.code[np.maximum(m, 0)] if len(det) else np.full(len(m), -2)
+        right = known & ok & (said == gt.code)
+        self.code_right += int(right.sum())
+        if crop_codes is not None:
+            self.crop_coded += int(known.sum())
+            self.crop_right += int((known & (crop_codes == gt.code)).sum())
+            for i in np.flatnonzero(known & (crop_codes != gt.code)):
+                self.confusions.append((gt.image.name, int(gt.code[i]), int(crop_codes[i])))
+        if len(gt.code) and known.all():
+            self.hands += 1
+            self.hands_right += int(right.all())
+
+    def _add_ap(self, gt: GroundTruth, det: Detections) -> None:
+        gcls = np.where(gt.face_up, 0, 1)
+        pcls = np.where(det.face_up, 0, 1)
+        for c in (0, 1):
+            g = gt.xyxy[gcls == c]
+            self.gt_per_class[c] = self.gt_per_class.get(c, 0) + len(g)
+            pi = np.flatnonzero(pcls == c)
+            pi = pi[np.argsort(-det.confidence[pi], kind="stable")]
+            used = np.zeros(len(g), bool)
+            ious = box_iou(det.xyxy[pi], g) if len(g) and len(pi) else np.zeros((len(pi), 0))
+            for k, p in enumerate(pi):
+                tp = False
+                if ious.shape[1]:
+                    cand = np.where(used, -1, ious[k])
+                    j = int(cand.argmax())
+                    if cand[j] >= 0.5:
+                        used[j] = tp = True
+                self.ap_records.append((float(det.confidence[p]), tp, c))
+
+    def map50(self) -> float:
+        """Mean over classes with ground truth of the 101-point interpolated AP at IoU 0.5."""
+        aps = []
+        for c, n in self.gt_per_class.items():
+            if n == 0:
+                continue
+            aps.append(average_precision([(r[0], r[1]) for r in self.ap_records if r[2] == c], n))
+        return float(np.mean(aps)) if aps else float("nan")
+
+    def summary(self) -> dict[str, float | int]:
+        def r(a: int, b: int) -> float:
+            return round(a / b, 4) if b else float("nan")
+
+        return {
+            "images": self.images,
+            "gt_tiles": self.gt,
+            "recall@0.5": r(self.found, self.gt),
+            "precision@0.5": r(self.pred_matched, self.pred),
+            "mAP50": round(self.map50(), 4),
+            "face_accuracy": r(self.face_right, self.found),
+            "coded_tiles": self.coded,
+            "tile_accuracy_end_to_end": r(self.code_right, self.coded),
+            "tile_accuracy_on_gt_boxes": r(self.crop_right, self.crop_coded),
+            "hands_fully_labelled": self.hands,
+            "hands_read_right": r(self.hands_right, self.hands),
+        }
+
+
+def iter_crops(root: Path) -> Iterator[tuple[Path, int]]:
+    """``(image, code)`` for every crop under ``root/<code>/`` (a classification split)."""
+    for code_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+        code = int(Tile.parse(code_dir.name))
+        for img in sorted(code_dir.iterdir()):
+            if img.suffix.lower() in _IMG_EXT:
+                yield img, code
+
+
+def crops_accuracy(classify, root: Path, batch: int = 256) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """Top-1 accuracy of ``classify`` (crops -> (codes, probs)) on a crops tree."""
+    from vision.imageio import load_image
+
+    items = list(iter_crops(root))
+    right = 0
+    wrong: dict[str, int] = {}
+    for i in range(0, len(items), batch):
+        chunk = items[i : i + batch]
+        codes, _ = classify([load_image(p) for p, _ in chunk])
+        for (_, true), said in zip(chunk, codes, strict=True):
+            if int(said) == true:
+                right += 1
+            else:
+                key = f"{Tile(true)}->{Tile(int(said))}"
+                wrong[key] = wrong.get(key, 0) + 1
+    top = dict(sorted(wrong.items(), key=lambda kv: -kv[1])[:10])
+    return {"crops": len(items), "accuracy": round(right / max(len(items), 1), 4), "top_confusions": top}

@@ -1,0 +1,52 @@
+"""The one place that imports onnxruntime: sessions tuned for this 2-core machine."""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+
+__all__ = ["OnnxModel", "ModelLoadError"]
+
+
+class ModelLoadError(ValueError):
+    """A model file that is missing or not a usable ONNX model."""
+
+
+def _threads() -> int:
+    return int(os.environ.get("MAHJONGERO_THREADS", "2"))
+
+
+class OnnxModel:
+    """An ONNX model with one input; ``names`` comes from the ultralytics metadata."""
+
+    def __init__(self, path: str | Path, threads: int | None = None) -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise ModelLoadError(f"{str(self.path)!r}: model file not found")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or _threads()
+        opts.inter_op_num_threads = 1
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        try:
+            self.session = ort.InferenceSession(
+                str(self.path), sess_options=opts, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise ModelLoadError(f"{str(self.path)!r}: not a usable ONNX model ({exc})") from exc
+        inp = self.session.get_inputs()[0]
+        self.input_name: str = inp.name
+        self.input_shape: list[int | str | None] = list(inp.shape)
+        self.metadata: dict[str, str] = dict(self.session.get_modelmeta().custom_metadata_map)
+
+    @property
+    def names(self) -> dict[int, str]:
+        raw = self.metadata.get("names", "{}")
+        return {int(k): str(v) for k, v in ast.literal_eval(raw).items()}
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        out: np.ndarray = self.session.run(None, {self.input_name: x})[0]
+        return out

@@ -1,0 +1,1 @@
+"""Training-side code: torch and ultralytics live here and nowhere in the serving path."""

@@ -1,0 +1,37 @@
+"""Assemble the detector training set: rendered scenes + the real training photos, oversampled.
+
+    python -m vision.training.prepare --scenes datasets/generated/scenes-v1 \\
+        --real-repeats 3 --out datasets/generated/det-v1
+
+Real photos come from ``../shared/data/mahjong-yolo-v2-train`` (train part of
+``datasets/real-split.json`` only; the validation photos are never linked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from vision.training.datasets import link_real, write_detector_yaml
+from vision.training.real_split import DEFAULT_REAL_DIR, load_split
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=Path, nargs="+", required=True, help="renderer output folders")
+    ap.add_argument("--real", type=Path, default=DEFAULT_REAL_DIR)
+    ap.add_argument("--real-repeats", type=int, default=3)
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args(argv)
+    split = load_split()
+    real_dir = args.out.parent / "real-train"
+    n = link_real(args.real, split["train"], real_dir, args.real_repeats) if args.real.is_dir() else 0
+    train = [s / "images" / "train" for s in args.scenes] + ([real_dir / "images"] if n else [])
+    val = [s / "images" / "val" for s in args.scenes]
+    print(write_detector_yaml(train, val, args.out), f"({n} real images linked)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Classifier crops cut from the hand-labelled real *training* photos, mixed with rendered crops.
+
+``tests/data/real_train_tiles.csv`` names 1,600+ tiles of the real training photos (same
+format as the validation labels ``tests/data/real_tiles.csv``; the validation photos are
+never used here). Each tile is cut ``--copies`` times with random margins and a fixed
+pseudo-random quarter turn, squashed to 64 px, and written beside symlinks to a rendered
+crops tree:
+
+    python -m vision.training.real_crops --synthetic datasets/generated/crops-v1 \\
+        --out datasets/generated/crops-v2 --copies 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.evaluation import load_codes_csv
+from vision.training.crops import cut
+from vision.training.datasets import quarter_turns
+from vision.training.env import REPO_ROOT
+from vision.training.real_split import DEFAULT_REAL_DIR, load_split, source_of
+
+TRAIN_CSV = REPO_ROOT / "tests" / "data" / "real_train_tiles.csv"
+
+
+class LeakError(ValueError):
+    """A labelled training tile comes from a validation photo."""
+
+
+def write_real(csv: Path, real_dir: Path, out: Path, copies: int, size: int, seed: int) -> int:
+    val_sources = {source_of(n) for n in load_split()["val"]}
+    n = 0
+    from engine.tiles import Tile
+
+    for name, tiles in sorted(load_codes_csv(csv).items()):
+        if source_of(name) in val_sources:
+            raise LeakError(f"{name!r} is a validation photo")
+        image = cv2.imread(str(real_dir / "images" / name))
+        if image is None:
+            continue
+        for k, (box, code) in enumerate(tiles):
+            rng = np.random.default_rng([seed, n])
+            d = out / "train" / str(Tile(code))
+            d.mkdir(parents=True, exist_ok=True)
+            for c in range(copies):
+                fname = f"real_{Path(name).stem}_{k:02d}_{c}.png"
+                sq = np.rot90(cut(image, list(box), rng, size), quarter_turns(fname))
+                cv2.imwrite(str(d / fname), np.ascontiguousarray(sq))
+            n += 1
+    return n
+
+
+def link_tree(src: Path, dst: Path) -> int:
+    """Symlink every file of ``src`` into the same place under ``dst``."""
+    n = 0
+    for f in src.rglob("*.png"):
+        target = dst / f.relative_to(src)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            target.symlink_to(f.resolve())
+        n += 1
+    return n
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--synthetic", type=Path, required=True, help="rendered crops tree")
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--csv", type=Path, default=TRAIN_CSV)
+    ap.add_argument("--real", type=Path, default=DEFAULT_REAL_DIR)
+    ap.add_argument("--copies", type=int, default=4)
+    ap.add_argument("--size", type=int, default=64)
+    ap.add_argument("--seed", type=int, default=5)
+    args = ap.parse_args(argv)
+    synth = {s: link_tree(args.synthetic / s, args.out / s) for s in ("train", "val")}
+    real = write_real(args.csv, args.real, args.out, args.copies, args.size, args.seed)
+    summary = {"synthetic": synth, "real_tiles": real, "real_copies": args.copies}
+    (args.out / "recipe.json").write_text(json.dumps(summary))
+    print(summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

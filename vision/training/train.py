@@ -1,0 +1,142 @@
+"""Train the tile detector and the tile classifier with ultralytics, from the architecture yaml.
+
+Runs are resumable: a run folder with ``weights/last.pt`` continues where it stopped.
+Every entry point calls :func:`vision.training.env.setup` first (offline, local fonts,
+torchvision shim, 2 threads). Nothing here is imported by the serving path.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vision.training.env import setup
+
+__all__ = ["TrainConfig", "train_detector", "train_classifier", "export_onnx", "last_checkpoint"]
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """What a run needs; ``out/name`` is the run folder."""
+
+    data: Path
+    out: Path
+    name: str
+    epochs: int = 30
+    imgsz: int = 640
+    batch: int = 16
+    hours: float | None = None  # wall-clock budget; overrides epochs (LR schedule follows it)
+    workers: int = 2
+    threads: int = 2
+    model: str = ""  # architecture yaml; "" = the default for the task
+    seed: int = 0
+    cache: bool = False
+    patience: int = 100
+
+    @property
+    def run_dir(self) -> Path:
+        return self.out / self.name
+
+
+def last_checkpoint(run_dir: Path) -> Path | None:
+    """``weights/last.pt`` of an interrupted run, if any."""
+    p = run_dir / "weights" / "last.pt"
+    return p if p.is_file() else None
+
+
+def _fit(cfg: TrainConfig, default_model: str, overrides: dict[str, Any]) -> Path:
+    setup(cfg.threads)
+    from ultralytics import YOLO  # type: ignore[attr-defined]
+
+    last = last_checkpoint(cfg.run_dir)
+    if last is not None:
+        print(f"resuming {last}", flush=True)
+        model = YOLO(str(last))
+        try:
+            model.train(resume=True, workers=cfg.workers)
+        except AssertionError as exc:  # "training to N epochs is finished, nothing to resume"
+            print(f"nothing to resume: {exc}", flush=True)
+        return _best(cfg.run_dir)
+    model = YOLO(cfg.model or default_model)
+    args = dict(
+        data=str(cfg.data),
+        epochs=cfg.epochs,
+        imgsz=cfg.imgsz,
+        batch=cfg.batch,
+        workers=cfg.workers,
+        project=str(cfg.out.resolve()),
+        name=cfg.name,
+        exist_ok=True,
+        # a .pt model initialises the weights (ultralytics drops them when pretrained=False)
+        pretrained=str(cfg.model).endswith(".pt"),
+        device="cpu",
+        seed=cfg.seed,
+        deterministic=False,
+        plots=False,
+        amp=False,
+        cache=cfg.cache,
+        patience=cfg.patience,
+        save_period=1,
+        verbose=True,
+    )
+    if cfg.hours:
+        args["time"] = cfg.hours
+    args.update(overrides)
+    model.train(**args)
+    return _best(cfg.run_dir)
+
+
+def _best(run_dir: Path) -> Path:
+    for name in ("best.pt", "last.pt"):
+        p = run_dir / "weights" / name
+        if p.is_file():
+            return p
+    raise FileNotFoundError(f"no checkpoint in {run_dir / 'weights'}")
+
+
+def train_detector(cfg: TrainConfig) -> Path:
+    """Detector (classes: face-up tile, face-down tile); returns the best checkpoint."""
+    return _fit(
+        cfg,
+        "yolo11n.yaml",
+        dict(
+            close_mosaic=max(1, min(10, cfg.epochs // 4)),
+            degrees=5.0,
+            mosaic=1.0,
+            scale=0.5,
+            fliplr=0.5,
+        ),
+    )
+
+
+def train_classifier(cfg: TrainConfig) -> Path:
+    """Tile classifier on square crops (one folder per tile code); returns the best checkpoint.
+
+    No flips (a mirrored character is another glyph), no hue shift (red and green
+    jokers and dragons differ by colour), crops keep ≥80 % of the tile.
+    """
+    return _fit(
+        cfg,
+        "yolo11n-cls.yaml",
+        # optimizer=auto picks AdamW at lr 0.002*5/(4+64) = 0.00015 here: far too slow
+        dict(
+            fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.4, scale=0.2, erasing=0.1,
+            optimizer="AdamW", lr0=0.002, warmup_epochs=1,
+        ),
+    )
+
+
+def export_onnx(weights: Path, dest: Path, imgsz: int, dynamic: bool) -> Path:
+    """Export a checkpoint to ONNX at ``dest`` (names kept in the ONNX metadata)."""
+    setup()
+    from ultralytics import YOLO  # type: ignore[attr-defined]
+
+    model = YOLO(str(weights))
+    produced = Path(
+        model.export(format="onnx", imgsz=imgsz, dynamic=dynamic, simplify=False, opset=17)
+    )
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(produced, dest)
+    return dest
