@@ -1,0 +1,69 @@
+"""``mahjongero score PHOTO``: what was read, then waits (one short) or the score (complete)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import cv2
+import pytest
+
+from mahjongero.commands._photo import looks_like_photo, score_photo
+from vision.regions import NoTilesError, TwoHandsError
+from vision.scripted import HandLayout, hand_photo, labels_to_detections
+
+
+def shoot(tmp_path, text: str, **kw):  # noqa: ANN001, ANN201
+    image, labels = hand_photo(HandLayout.parse(text, **kw), size=(960, 720))
+    path = tmp_path / "hand.png"
+    cv2.imwrite(str(path), image)
+    return path, (lambda im: labels_to_detections(labels))
+
+
+def args(path, **kw) -> argparse.Namespace:  # noqa: ANN001
+    base = dict(photo=str(path), variant="singapore", json=True, annotate=None, seat="S", round="E")
+    return argparse.Namespace(**(base | kw))
+
+
+def test_one_short_prints_waits(tmp_path, capsys) -> None:  # noqa: ANN001
+    path, reader = shoot(tmp_path, "23m456p789s11z / [555s]^0 /")
+    assert score_photo(args(path), reader=reader) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hand"] == "23m456p789s11z [555s]"
+    assert [w["tile"] for w in out["waits"]] == ["1m", "4m"]
+    assert out["score"] is None
+    regions = {t["region"] for t in out["tiles"]}
+    assert regions == {"hand", "meld"} and all({"box", "tile", "confidence", "group"} <= set(t) for t in out["tiles"])
+
+
+def test_complete_hand_is_scored_with_payments(tmp_path, capsys) -> None:  # noqa: ANN001
+    path, reader = shoot(tmp_path, "123m456p1z1z / [555s]^0 [777z]^1 /")
+    annotated = tmp_path / "out.png"
+    code = score_photo(args(path, variant="singapore", annotate=str(annotated), discarder="E"), reader=reader)
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["score"] is not None
+    pays = {k: v for k, v in out["score"]["payments"].items()}
+    assert sum(float(eval(v)) for v in pays.values()) == 0  # noqa: S307 - fractions like "-1/2"
+    assert annotated.is_file() and cv2.imread(str(annotated)).shape[:2] == (720, 960)
+
+
+def test_text_output_says_what_was_read(tmp_path, capsys) -> None:  # noqa: ANN001
+    path, reader = shoot(tmp_path, "23m456p789s11z / [555s]^0 /")
+    score_photo(args(path, json=False), reader=reader)
+    text = capsys.readouterr().out
+    assert text.startswith("read: 2m 3m 4p") and "waits: 1m (1 characters), 4m (4 characters)" in text
+
+
+def test_no_tiles_and_two_hands(tmp_path) -> None:  # noqa: ANN001
+    from vision.detections import Detections
+
+    path, _ = shoot(tmp_path, "123m")
+    with pytest.raises(NoTilesError, match="no tiles"):
+        score_photo(args(path), reader=lambda im: Detections.empty())
+    path, reader = shoot(tmp_path, "123456789m12345p", second_hand=tuple(HandLayout.parse("1112345678999s").concealed))
+    with pytest.raises(TwoHandsError):
+        score_photo(args(path), reader=reader)
+
+
+def test_looks_like_photo() -> None:
+    assert looks_like_photo("x.jpeg") and not looks_like_photo("123m [555p]")

@@ -1,0 +1,77 @@
+"""Events from a rendered video with a scripted game, fed to the referee's observed game."""
+
+from __future__ import annotations
+
+from engine.game import Game
+from engine.hand import MeldKind
+from engine.seats import Seat
+from engine.tiles import Tile
+from vision.events import DiscardSeen, EventDetector, FlowerSeen, KangSeen, MeldSeen, RefereeFeed
+from vision.pipeline import LivePipeline
+from vision.readings import MeldReading, SeatReading, TableReading, TileItem
+from vision.regions import TableLayout
+
+from .conftest import GroundTruthReader
+
+
+def expected(step) -> tuple:  # noqa: ANN001
+    kind = {"discard": DiscardSeen, "flower": FlowerSeen, "chow": MeldSeen, "pung": MeldSeen, "kang": KangSeen}
+    return kind[step.kind], step.seat, (step.tiles[0] if step.kind in ("discard", "flower") else step.tiles)
+
+
+def got(event) -> tuple:  # noqa: ANN001
+    return type(event), event.seat, getattr(event, "tile", None) if isinstance(event, DiscardSeen | FlowerSeen) \
+        else event.tiles
+
+
+def test_scripted_video_events_are_right_and_accepted_by_the_referee(table_video) -> None:  # noqa: ANN001
+    reader = GroundTruthReader()
+    feed = RefereeFeed(Game("filipino", mode="observed"))
+    pipe = LivePipeline(reader, variant="filipino", layout=TableLayout(Seat.EAST), first=Seat.EAST, observer=feed)
+    events, refused, lag = [], [], []
+    for frame in table_video.frames():
+        reader.labels = frame.labels
+        update = pipe.process(frame.image, t=frame.time)
+        for e in update.events:
+            events.append(e)
+            lag.append(frame.index - int(round(table_video.step_time(len(events) - 1) * table_video.fps)))
+        refused += update.refused
+    assert [got(e) for e in events] == [expected(s) for s in table_video.script]
+    assert not refused
+    # frames from the change to its event: appear=3 steady frames, later when a hand covers the new tile
+    assert sorted(lag)[len(lag) // 2] <= 3 and max(lag) < table_video.per_step
+    chow = next(e for e in events if isinstance(e, MeldSeen) and e.meld is MeldKind.CHOW)
+    assert chow.from_seat is Seat.NORTH and chow.called is Tile.S8
+    secret = next(e for e in events if isinstance(e, KangSeen))
+    assert secret.meld is MeldKind.CONCEALED_KANG and secret.gift is not None
+    assert sum(secret.gift.payments.values()) == 0
+    texts = [a.text for a in feed.announcements]
+    assert "West: pung of 7 dots" in texts and any("secret" in t for t in texts)
+
+
+def _item(code: str, x: float, track: int) -> TileItem:
+    return TileItem(Tile.parse(code), (x, 0.0, x + 10, 14), 0.9, track=track)
+
+
+def test_first_reading_is_the_baseline() -> None:
+    det = EventDetector(first=Seat.SOUTH)
+    table = TableReading(discards=(_item("1m", 0, 1),))
+    assert det.update(table) == []
+    assert [str(e) for e in det.update(TableReading(discards=(_item("1m", 0, 1), _item("2m", 20, 2))))] == [
+        "South discards 2m (2 characters)"]
+
+
+def test_pung_grown_to_kang_is_sagasa() -> None:
+    det = EventDetector(first=Seat.EAST)
+    pung = MeldReading(tuple(_item("5s", 10 * k, k) for k in range(3)), called=True)
+    kang = MeldReading(tuple(_item("5s", 10 * k, k) for k in range(4)), called=True)
+    det.update(TableReading({Seat.WEST: SeatReading(Seat.WEST, melds=(pung,))}))
+    events = det.update(TableReading({Seat.WEST: SeatReading(Seat.WEST, melds=(kang,))}))
+    assert len(events) == 1 and isinstance(events[0], KangSeen) and events[0].meld is MeldKind.ADDED_KANG
+
+
+def test_referee_refusal_is_reported_not_raised() -> None:
+    feed = RefereeFeed(Game("filipino", mode="observed"))
+    why = feed(DiscardSeen(Seat.WEST, 0.0, Tile.M1))  # West cannot open the game
+    assert why and "West" in why or "turn" in (why or "")
+    assert feed(DiscardSeen(Seat.EAST, 0.0, Tile.M1)) is None

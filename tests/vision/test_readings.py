@@ -1,0 +1,90 @@
+"""HandReading / TableReading: conversion to the engine's Hand and the variant check."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.hand import Hand, MeldKind
+from engine.ruleset import find_ruleset
+from engine.seats import Seat
+from engine.tiles import Tile, parse_tiles
+from vision.readings import (
+    HandReading,
+    MeldReading,
+    ReadingError,
+    SeatReading,
+    TableReading,
+    TileItem,
+    check_against,
+)
+
+
+def items(text: str, conf: float = 0.95) -> tuple[TileItem, ...]:
+    return tuple(TileItem(t, (30.0 * k, 0.0, 30.0 * k + 28, 40.0), conf) for k, t in enumerate(parse_tiles(text)))
+
+
+def test_to_hand_uses_engine_notation() -> None:
+    back = TileItem(Tile.BACK, (0, 0, 1, 1))
+    secret = MeldReading((back, *items("22s")[:2], back), concealed=True)
+    called = MeldReading(tuple(TileItem(t.tile, t.box, turned=(k == 1)) for k, t in enumerate(items("555p"))),
+                         called=True)
+    r = HandReading(items("123m456p789s1z1z"), (called, secret), items("3f"))
+    hand = r.to_hand()
+    assert str(hand) == str(Hand.parse("123m456p789s11z [555p] (2222s) / 3f"))
+    assert hand.melds[0].called is Tile.P5
+    assert hand.melds[1].kind is MeldKind.CONCEALED_KANG
+    assert r.tile_count == 17
+
+
+def test_bad_meld_is_a_reading_error_quoting_tiles() -> None:
+    r = HandReading(items("123m"), (MeldReading(items("135p")),))
+    with pytest.raises(ReadingError, match="1p 3p 5p"):
+        r.to_hand()
+
+
+def test_fifth_copy_is_flagged_never_dropped() -> None:
+    r = HandReading(items("3333m"), (MeldReading(items("333m")),)).check(find_ruleset("singapore"))
+    assert len(r.concealed) == 4 and len(r.melds[0].items) == 3  # nothing dropped
+    doubts = {i.doubt for i in r.doubtful}
+    assert doubts == {"7 copies of 3m: a set has 4"}
+    assert len(r.doubtful) == 7
+
+
+@pytest.mark.parametrize("variant,tile,lacks", [
+    ("filipino", "1a", True),  # animals are Singaporean
+    ("singapore", "1a", False),
+    ("singapore", "1j", True),  # Vietnamese jokers
+    ("vietnamese", "5r", False),
+])
+def test_tiles_the_variant_lacks(variant: str, tile: str, lacks: bool) -> None:
+    it = TileItem(Tile.parse(tile), (0, 0, 1, 1), 0.99)
+    doubts = check_against([it], find_ruleset(variant))
+    assert bool(doubts) is lacks
+    if lacks:
+        assert "is not in the" in doubts[id(it)] and tile in doubts[id(it)]
+
+
+def test_weak_reads_are_doubtful() -> None:
+    weak = TileItem(Tile.M1, (0, 0, 1, 1), 0.2)
+    assert check_against([weak]) == {id(weak): "weak read (confidence 0.20)"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=1, max_size=20))
+def test_check_flags_exactly_the_overcounted_tiles(codes: list[int]) -> None:
+    its = [TileItem(Tile(c), (0, 0, 1, 1), 0.9) for c in codes]
+    doubts = check_against(its)
+    for it in its:
+        assert (id(it) in doubts) == (codes.count(int(it.tile)) > 4)
+
+
+def test_table_reading_items_and_check() -> None:
+    seat = SeatReading(Seat.SOUTH, items("1x1x1x"), (MeldReading(items("777p")),), items("2f"))
+    table = TableReading({Seat.SOUTH: seat}, discards=items("7p7p"))
+    regions = [(r, s) for _, r, s, _ in table.items()]
+    assert regions.count(("hand", Seat.SOUTH)) == 3 and regions.count(("discard", None)) == 2
+    assert table.seat(Seat.NORTH).concealed_count == 0
+    checked = table.check(None)
+    assert all(i.doubt for i in checked.discards)  # five 7p seen on the table

@@ -1,0 +1,176 @@
+"""Regions: which tile belongs where, on box layouts with known answers and on rendered scenes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.seats import Seat
+from engine.tiles import Tile, parse_tiles
+from vision.detections import Detections
+from vision.readings import TileItem
+from vision.regions import (
+    HandRegions,
+    NoTilesError,
+    TableLayout,
+    TableRegions,
+    TwoHandsError,
+    fit_lines,
+)
+from vision.scripted import HandLayout, hand_photo, labels_to_detections
+
+W, H = 30.0, 40.0
+
+
+def _box(cx: float, cy: float, w: float, h: float, theta: float) -> tuple[float, float, float, float]:
+    """Axis-aligned box of a w×h rectangle centred at (cx, cy) rotated by theta."""
+    c, s = abs(math.cos(theta)), abs(math.sin(theta))
+    bw, bh = w * c + h * s, w * s + h * c
+    return (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
+
+
+def layout_items(concealed: list[Tile], melds: list[tuple[list[Tile], int, bool]], flowers: list[Tile],
+                 theta: float, gap: float, rng: np.random.Generator) -> list[TileItem]:
+    """Boxes of a hand laid flat: the row, melds touching it in front, flowers after the melds."""
+    rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
+    out = []
+
+    def put(tile: Tile, x: float, y: float, turned: bool) -> None:
+        cx, cy = rot @ np.array([x, y])
+        w, h = (H, W) if turned else (W, H)
+        out.append(TileItem(tile, _box(cx + 500, cy + 400, w, h, theta), 0.99))
+
+    x = 0.0
+    for t in concealed:
+        put(t, x + W / 2, 0.0, False)
+        x += W + float(rng.uniform(0, 0.8))
+    x = float(rng.uniform(-40, 40))
+    y = H + 2.0  # touching rows
+    for tiles, turned, secret in melds:
+        for j, t in enumerate(tiles):
+            tw = H if j == turned else W
+            put(Tile.BACK if secret and j in (0, len(tiles) - 1) else t, x + tw / 2,
+                y + ((W - H) / 2 if j == turned else 0.0) * -1, j == turned)
+            x += tw + float(rng.uniform(0, 0.8))
+        x += gap * W
+    x += gap * W
+    for t in flowers:
+        put(t, x + W / 2, y, False)
+        x += W + 1
+    return out
+
+
+MELDS = [("123m", -1, False), ("555p", 0, False), ("999s", 2, False), ("2222s", -1, True),
+         ("777z", 1, False), ("456s", 1, False), ("3333p", 3, False)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n_melds=st.integers(0, 4), sixteen=st.booleans(), drawn=st.booleans(),
+    tilt=st.floats(-0.35, 0.35), gap=st.floats(0.3, 1.0), seed=st.integers(0, 10_000),
+    n_flowers=st.integers(0, 3),
+)
+def test_hand_layouts_are_read_exactly(n_melds: int, sixteen: bool, drawn: bool, tilt: float, gap: float,
+                                       seed: int, n_flowers: int) -> None:
+    rng = np.random.default_rng(seed)
+    n_melds = min(n_melds, 4 if sixteen else 3)  # at least four concealed tiles: fewer is ambiguous from boxes
+    picks = [MELDS[k] for k in rng.choice(len(MELDS), n_melds, replace=False)]
+    melds = [(parse_tiles(t), turned, secret) for t, turned, secret in picks]
+    size = (16 if sixteen else 13) - 3 * n_melds + int(drawn)
+    concealed = [Tile(int(c)) for c in rng.integers(0, 34, size)]
+    flowers = [Tile(34 + int(k)) for k in rng.choice(8, n_flowers, replace=False)]
+    items = layout_items(concealed, melds, flowers, tilt, gap, rng)
+    got = HandRegions()(items)
+    assert [i.tile for i in got.concealed] == concealed
+    want_melds = [[Tile.BACK if s and j in (0, len(t) - 1) else x for j, x in enumerate(t)] for t, _, s in melds]
+    assert [[i.tile for i in m.items] for m in got.melds] == want_melds
+    assert [m.called for m in got.melds] == [turned >= 0 and not s for _, turned, s in melds]
+    assert [m.concealed for m in got.melds] == [s for *_, s in melds]
+    assert sorted(i.tile for i in got.flowers) == sorted(flowers)
+    assert not got.others
+
+
+def test_scattered_tiles_and_walls_are_left_out() -> None:
+    rng = np.random.default_rng(1)
+    items = layout_items(parse_tiles("123456789m12345p"), [], [], 0.0, 0.5, rng)
+    items += [TileItem(Tile.P9, _box(900, 100, W, H, 0.7), 0.9), TileItem(Tile.S1, _box(150, 90, W, H, 1.2), 0.9)]
+    items += [TileItem(Tile.BACK, (200 + 30 * k, 600, 230 + 30 * k, 640), 0.9) for k in range(8)]
+    got = HandRegions()(items)
+    assert len(got.concealed) == 14 and not got.melds and len(got.others) == 10
+
+
+def test_fit_lines_separates_touching_tilted_rows() -> None:
+    t = np.linspace(0, 300, 11)
+    a = np.stack([t, 0.3 * t], 1)
+    b = a + np.array([-12.0, 40.0])  # the next row, touching
+    rows = fit_lines(np.concatenate([a, b]), tol=12, reach=60)
+    assert sorted(map(len, rows)) == [11, 11] and set(rows[0]) in (set(range(11)), set(range(11, 22)))
+
+
+def test_no_tiles() -> None:
+    with pytest.raises(NoTilesError):
+        HandRegions()(Detections.empty())
+
+
+# -- rendered photos --------------------------------------------------------------------------------
+
+PHOTOS = [
+    ("123m456p789s12z / [555p]^0 (7777s) / 3f 5f", 0.0, 0.0),  # 16-tile hand with a secret
+    ("11122233344455m / [666s]^2 [789p]^0 [123s]^1", 12.0, 10.0),  # tilted photo, 14 + three melds
+    ("13579m2468p1357s9s / / 1f", -8.0, -20.0),  # 17 tiles, the drawn one set apart
+    ("123m456p789s11z / [555p]^1 / ", 5.0, 0.0),  # 13/14-tile hand
+]
+
+
+@pytest.mark.parametrize("text,roll,yaw", PHOTOS)
+def test_rendered_hand_photos(text: str, roll: float, yaw: float) -> None:
+    lay = HandLayout.parse(text, drawn_gap="1f" in text)
+    image, labels = hand_photo(lay, roll=roll, yaw=yaw, style=int(abs(roll)) + 7, size=(960, 720))
+    got = HandRegions()(labels_to_detections(labels), (960, 720))
+    assert [i.tile for i in got.concealed] == list(lay.concealed)
+    want = [[Tile.BACK if s and j in (0, len(t) - 1) else x for j, x in enumerate(t)] for t, _, s in lay.melds]
+    assert [[i.tile for i in m.items] for m in got.melds] == want
+    assert sorted(i.tile for i in got.flowers) == sorted(lay.flowers)
+    # each label's region and group as the renderer laid it
+    region_of = {tuple(float(v) for v in lab["box"]): (lab["region"], lab["group"]) for lab in labels}
+    for item, region, group in got.items():
+        want_region, want_group = region_of[item.box]
+        assert region == want_region
+        if region == "meld":
+            assert group == want_group - 1
+
+
+def test_photo_of_two_hands_is_refused() -> None:
+    lay = HandLayout.parse("123m456p789s1234z", second_hand=tuple(parse_tiles("1112345678999p")))
+    _, labels = hand_photo(lay, size=(960, 720))
+    with pytest.raises(TwoHandsError, match="two hands"):
+        HandRegions()(labels_to_detections(labels))
+
+
+# -- a table from above -------------------------------------------------------------------------------
+
+
+def test_table_regions_and_seats_exact(table_video) -> None:  # noqa: ANN001 - fixture
+    for upto in (0, 7, 12, len(table_video.script)):
+        _, labels = table_video.picture(upto)
+        got = TableRegions(TableLayout(Seat.EAST))(labels_to_detections(labels))
+        truth = {tuple(float(v) for v in lab["box"]): lab for lab in labels}
+        wrong = [(truth[i.box]["region"], truth[i.box]["seat"], region, seat)
+                 for i, region, seat, _ in got.items()
+                 if truth[i.box]["region"] != region
+                 or (region in ("hand", "meld", "flower") and truth[i.box]["seat"] != int(seat))]
+        assert not wrong, f"after step {upto}: {wrong}"
+        state = table_video.state(upto)
+        for seat in Seat:
+            assert [m.tiles for m in got.seat(seat).melds] == [step.tiles for step, _ in state[seat].melds]
+            assert got.seat(seat).concealed_count == state[seat].hand
+
+
+def test_layout_names_seats_counter_clockwise() -> None:
+    lay = TableLayout(Seat.NORTH)
+    assert [lay.seat_at(s) for s in ("bottom", "right", "top", "left")] == [
+        Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST]

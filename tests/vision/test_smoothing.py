@@ -1,0 +1,91 @@
+"""Temporal smoothing: steady tiles appear, vanish, are named by vote; passing hands change nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.tiles import Tile
+from vision.detections import Detections
+from vision.readings import TileItem
+from vision.smoothing import TileSmoother
+
+
+def frame(*tiles: tuple[Tile, float, float]) -> list[TileItem]:
+    return [TileItem(t, (x, y, x + 30, y + 40), 0.9) for t, x, y in tiles]
+
+
+ROW = [(Tile(k), 40.0 * k, 100.0) for k in range(10)]
+
+
+def test_appears_after_n_steady_frames_and_leaves_after_m_missing() -> None:
+    s = TileSmoother(appear=3, disappear=4)
+    counts = [len(s.update(frame(*ROW))) for _ in range(4)]
+    assert counts == [0, 0, 10, 10]
+    counts = [len(s.update(frame(*ROW[:8]))) for _ in range(5)]  # two tiles taken away
+    assert counts == [10, 10, 10, 8, 8]
+
+
+def test_name_is_a_vote_over_recent_frames() -> None:
+    s = TileSmoother(appear=2, votes=9)
+    reads = [Tile.M1] * 6 + [Tile.M7] * 3  # a misread now and then
+    for t in reads:
+        out = s.update(frame((t, 0.0, 0.0)))
+    assert [i.tile for i in out] == [Tile.M1]
+    assert out[0].confidence < 0.9  # the disagreement lowers the confidence
+
+
+def test_a_hand_over_the_table_erases_nothing() -> None:
+    s = TileSmoother(appear=2, disappear=3)
+    for _ in range(3):
+        s.update(frame(*ROW))
+    for _ in range(10):  # half the table hidden for longer than ``disappear``
+        out = s.update(frame(*ROW[5:]))
+    assert len(out) == 10
+
+
+def test_tiles_carried_through_the_picture_never_appear() -> None:
+    s = TileSmoother(appear=3)
+    for k in range(20):
+        out = s.update(frame(*ROW, (Tile.RED, 300.0 + 35.0 * k, 400.0)))
+    assert Tile.RED not in {i.tile for i in out} and len(out) == 10
+
+
+def test_a_moved_tile_is_not_counted_twice() -> None:
+    s = TileSmoother(appear=2, disappear=15)
+    for _ in range(3):
+        s.update(frame(*ROW, (Tile.FLOWER2, 700.0, 300.0)))
+    for _ in range(3):  # the flower is re-laid elsewhere
+        out = s.update(frame(*ROW, (Tile.FLOWER2, 900.0, 300.0)))
+    assert [i.tile for i in out].count(Tile.FLOWER2) == 1
+
+
+def test_black_frames_and_detections_input() -> None:
+    s = TileSmoother(appear=1)
+    assert s.update(Detections.empty()) == []
+    d = Detections(np.array([[0, 0, 10, 14.]]), np.ones(1), np.array([False]))
+    assert [i.tile for i in s.update(d)] == [Tile.BACK]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.booleans(), min_size=5, max_size=40), st.integers(2, 6))
+def test_flicker_shorter_than_disappear_never_drops(seen: list[bool], disappear: int) -> None:
+    s = TileSmoother(appear=2, disappear=disappear)
+    for _ in range(2):
+        s.update(frame(*ROW))
+    gap = 0
+    for visible in seen:  # one tile of ten flickers (a glare, a sleeve)
+        gap = 0 if visible else gap + 1
+        out = s.update(frame(*ROW) if visible else frame(*ROW[1:]))
+        assert len(out) == (10 if gap < disappear else 9)
+        if gap >= disappear:
+            break
+
+
+def test_a_covered_camera_keeps_the_table_for_a_while() -> None:
+    s = TileSmoother(appear=2, disappear=3)
+    for _ in range(2):
+        s.update(frame(*ROW))
+    kept = [len(s.update([])) for _ in range(4 * 3 + 4)]  # black frames: everything gone at once
+    assert kept[:12] == [10] * 12 and kept[-1] == 0  # held, then let go

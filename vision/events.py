@@ -1,0 +1,330 @@
+"""From consecutive table readings to what a referee needs to hear.
+
+``EventDetector.update(reading)`` compares the steady table (tiles carry the
+tracker's ids) with what it saw before and says what changed: a new discard and
+by whom, a new meld (the called tile comes from the last discard), a new flower,
+a kang (exposed, secret, or sagása: a pung grown to four) with its gift when the
+variant's ruleset pays one. The first reading is the baseline: a game already in
+progress produces no events for what is already on the table.
+
+Who discarded: turn order when it is known (after a discard the next seat plays;
+after a meld, the seat that melded discards), otherwise the seat on whose side
+the tile landed.
+
+>>> from vision.readings import TableReading, TileItem
+>>> t = lambda code, k: TileItem(Tile.parse(code), (100.0 * k, 0, 100.0 * k + 10, 14), 0.9, track=k)
+>>> det = EventDetector(first=Seat.EAST)
+>>> det.update(TableReading(), now=0.0)
+[]
+>>> [str(e) for e in det.update(TableReading(discards=(t("3m", 1),)), now=1.0)]
+['East discards 3m (3 characters)']
+>>> [str(e) for e in det.update(TableReading(discards=(t("3m", 1), t("7p", 2))), now=2.0)]
+['South discards 7p (7 dots)']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.hand import MeldKind
+from engine.seats import Seat
+from engine.tiles import Tile, format_tiles
+from vision.readings import MeldReading, ReadingError, TableReading, TileItem
+
+__all__ = [
+    "TableEvent",
+    "DiscardSeen",
+    "MeldSeen",
+    "KangSeen",
+    "FlowerSeen",
+    "EventDetector",
+]
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """Something the camera saw happen; ``time`` is when the reading that showed it was taken."""
+
+    seat: Seat
+    time: float
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__.removesuffix("Seen").lower()
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.kind, "seat": str(self.seat), "time": round(self.time, 3),
+                               "text": str(self)}
+        for name in ("tile", "tiles", "called", "from_seat", "meld"):
+            value = getattr(self, name, None)
+            if value is None:
+                continue
+            if isinstance(value, tuple):
+                out[name] = [str(t) for t in value]
+            elif isinstance(value, MeldKind):
+                out[name] = value.value
+            else:
+                out[name] = str(value)
+        return out
+
+
+@dataclass(frozen=True)
+class DiscardSeen(TableEvent):
+    tile: Tile = Tile.BACK
+    track: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.seat} discards {self.tile} ({self.tile.english})"
+
+
+@dataclass(frozen=True)
+class FlowerSeen(TableEvent):
+    tile: Tile = Tile.BACK
+
+    def __str__(self) -> str:
+        return f"{self.seat} lays a flower: {self.tile} ({self.tile.english})"
+
+
+@dataclass(frozen=True)
+class MeldSeen(TableEvent):
+    meld: MeldKind = MeldKind.PUNG
+    tiles: tuple[Tile, ...] = ()
+    called: Tile | None = None  # the tile taken from a discard
+    from_seat: Seat | None = None  # who discarded it
+
+    def __str__(self) -> str:
+        where = f" from {self.from_seat}" if self.from_seat is not None else ""
+        return f"{self.seat}: {self.meld.value} of {format_tiles(self.tiles)}{where}"
+
+
+@dataclass(frozen=True)
+class KangSeen(MeldSeen):
+    gift: Any = None  # the ruleset's InstantPayout, when it pays one
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        return f"{text} — {self.gift}" if self.gift is not None else text
+
+
+def _signature(m: MeldReading) -> tuple[MeldKind, tuple[Tile, ...], Tile | None] | None:
+    try:
+        meld = m.to_meld()
+    except ReadingError:
+        return None  # not a meld yet (still being laid down, or misread): wait
+    turned = next((i.tile for i in m.items if i.turned), None) if m.called else None
+    return meld.kind, meld.tiles, turned
+
+
+@dataclass
+class EventDetector:
+    """Stage: steady ``TableReading`` after steady ``TableReading`` -> new ``TableEvent``s.
+
+    Changes are counted per tile (not per tracked box), so tiles that are pushed
+    around, re-laid or briefly hidden do not repeat their event: melds and flowers
+    only ever grow (a pung becoming a kang is a sagása), and a discard that leaves
+    the pool is forgotten only after ``forget`` readings without it (or at once
+    when a meld claims it).
+    """
+
+    first: Seat | None = None  # who plays first (the dealer), when known
+    seat_of: Callable[[TileItem], Seat] | None = None  # where a discard landed -> whose
+    ruleset: Any = None  # for kang gifts: anything with ``instant(kind, seat, dealer=...)``
+    dealer: Seat = Seat.EAST
+    forget: int = 20
+    turn: Seat | None = None
+    last_discard: tuple[Seat, Tile] | None = None
+    _pool: Counter[Tile] = field(default_factory=Counter)
+    _gone: dict[Tile, int] = field(default_factory=dict)
+    _claimed: Counter[Tile] = field(default_factory=Counter)
+    _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
+    _melds: dict[Seat, Counter[Any]] = field(default_factory=dict)
+    _started: bool = False
+
+    def __post_init__(self) -> None:
+        if self.turn is None:
+            self.turn = self.first
+
+    def update(self, reading: TableReading, now: float = 0.0) -> list[TableEvent]:
+        """Events since the last reading (none for the first one: it is the baseline)."""
+        events: list[TableEvent] = []
+        baseline = not self._started
+        self._started = True
+        for seat in Seat:
+            events += self._flowers_of(seat, reading.seat(seat).flowers, now)
+            events += self._melds_of(seat, reading.seat(seat).melds, now, baseline)
+        events += self._new_discards(reading.discards, now, baseline)
+        return [] if baseline else events
+
+    # -- flowers -------------------------------------------------------------------------------
+    def _flowers_of(self, seat: Seat, items: Iterable[TileItem], now: float) -> list[TableEvent]:
+        known = self._flowers.setdefault(seat, Counter())
+        cur = {i.tile for i in items if i.face_up}  # each bonus tile is unique in a set
+        fresh = sorted(cur - set(known))
+        known.update(fresh)
+        return [FlowerSeen(seat, now, t) for t in fresh]
+
+    # -- melds ---------------------------------------------------------------------------------
+    def _melds_of(self, seat: Seat, melds: Iterable[MeldReading], now: float, baseline: bool) -> list[TableEvent]:
+        known = self._melds.setdefault(seat, Counter())
+        cur: Counter[Any] = Counter(sig for sig in map(_signature, melds) if sig is not None)
+        fresh = cur - known
+        out: list[TableEvent] = []
+        for sig in sorted(fresh.elements(), key=str):
+            kind, tiles, turned = sig
+            grown = [k for k in known if k[0] is MeldKind.PUNG and k[1][0] == tiles[0]] if kind.is_kang else []
+            if grown:  # a pung grown to four: sagása
+                known[grown[0]] -= 1
+                known += Counter()  # drop zero counts
+                if not baseline:
+                    out.append(self._kang(seat, now, MeldKind.ADDED_KANG, tiles, None, None))
+                continue
+            if not baseline:
+                out.append(self._new_meld(seat, now, kind, tiles, turned))
+        known |= cur
+        return out
+
+    def _new_meld(self, seat: Seat, now: float, kind: MeldKind, tiles: tuple[Tile, ...],
+                  turned: Tile | None) -> TableEvent:
+        called, from_seat = None, None
+        if turned is not None or kind in (MeldKind.CHOW, MeldKind.PUNG, MeldKind.KANG):
+            if self.last_discard is not None and self.last_discard[1] in tiles:
+                from_seat, called = self.last_discard
+                self._claimed[called] += 1  # it leaves the pool: forget it as soon as it is gone
+                self.last_discard = None
+            else:
+                called = turned
+        self.turn = seat  # whoever melds discards next
+        if kind.is_kang:
+            return self._kang(seat, now, kind, tiles, called, from_seat)
+        return MeldSeen(seat, now, kind, tiles, called, from_seat)
+
+    def _kang(self, seat: Seat, now: float, kind: MeldKind, tiles: tuple[Tile, ...],
+              called: Tile | None, from_seat: Seat | None) -> KangSeen:
+        self.turn = seat
+        return KangSeen(seat, now, kind, tiles, called, from_seat, self._gift(kind, seat, tiles))
+
+    def _gift(self, kind: MeldKind, seat: Seat, tiles: tuple[Tile, ...]) -> Any:
+        instant = getattr(self.ruleset, "instant", None)
+        if instant is None:
+            return None
+        wanted = {MeldKind.KANG: ("kang", "exposed kang"),
+                  MeldKind.CONCEALED_KANG: ("secret", "concealed kang"),
+                  MeldKind.ADDED_KANG: ("sagása", "sagasa", "added kang")}[kind]
+        kinds = set(getattr(self.ruleset, "instant_kinds", ()) or ())
+        for name in wanted:
+            if kinds and name not in kinds:
+                continue
+            try:
+                return instant(name, seat, dealer=self.dealer, tiles=tiles)
+            except (ValueError, TypeError):
+                continue
+        return None
+
+    # -- discards --------------------------------------------------------------------------------
+    def _new_discards(self, items: Iterable[TileItem], now: float, baseline: bool) -> list[TableEvent]:
+        seen = list(items)
+        cur = Counter(i.tile for i in seen if i.face_up)
+        fresh = cur - self._pool
+        for tile in list(self._pool):  # forget what stayed away long enough
+            if cur[tile] < self._pool[tile]:
+                self._gone[tile] = self._gone.get(tile, 0) + 1
+                if self._claimed[tile] > 0:
+                    self._claimed[tile] -= 1
+                    self._pool[tile] -= 1
+                    self._gone.pop(tile)
+                elif self._gone[tile] >= self.forget:
+                    self._pool[tile] = cur[tile]
+                    self._gone.pop(tile)
+            else:
+                self._gone.pop(tile, None)
+        self._pool |= cur
+        self._pool += Counter()
+        out: list[TableEvent] = []
+        if baseline:
+            return out
+        for tile in sorted(fresh.elements()):
+            item = next(i for i in seen if i.tile == tile)
+            seat = self._discarder(item)
+            self.last_discard = (seat, tile)
+            self.turn = seat.next
+            out.append(DiscardSeen(seat, now, tile, item.track))
+        return out
+
+    def _discarder(self, item: TileItem) -> Seat:
+        if self.turn is not None:
+            return self.turn
+        if self.seat_of is not None:
+            return self.seat_of(item)
+        return Seat.EAST
+
+
+class RefereeFeed:
+    """Stage: camera events -> the referee's observed ``Game`` (``engine.game``).
+
+    Called with one event, it returns ``None`` when the referee accepted it and the
+    reason (the referee's own words) when it refused; a refused event leaves the
+    game untouched. When the camera missed the draw that must come before a flower
+    or a secret, the implied ``Draw`` is pushed first (all or nothing).
+    ``announcements`` collects the referee's sentences for the page.
+    """
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.announcements: list[Any] = []
+
+    def action(self, event: TableEvent) -> Any:
+        from engine.game import (
+            AddedKang,
+            Chow,
+            ConcealedKang,
+            DeclareBeauty,
+            DeclareFlower,
+            DeclareNews,
+            Discard,
+            Kang,
+            Pung,
+        )
+
+        if isinstance(event, DiscardSeen):
+            return Discard(event.seat, event.tile)
+        if isinstance(event, FlowerSeen):
+            return DeclareFlower(event.seat, event.tile)
+        if isinstance(event, MeldSeen):
+            kind, seat, first = event.meld, event.seat, event.tiles[0]
+            if kind is MeldKind.CHOW:
+                return Chow(seat, min(event.tiles))
+            if kind is MeldKind.PUNG:
+                return Pung(seat)
+            if kind is MeldKind.KANG:
+                return Kang(seat)
+            if kind is MeldKind.CONCEALED_KANG:
+                return ConcealedKang(seat, first)
+            if kind is MeldKind.ADDED_KANG:
+                return AddedKang(seat, first)
+            return DeclareBeauty(seat) if kind is MeldKind.BEAUTY else DeclareNews(seat)
+        raise ValueError(f"no referee action for {event!r}")
+
+    def __call__(self, event: TableEvent) -> str | None:
+        from engine.game import Draw, observe
+
+        action = self.action(event)
+        try:
+            self.announcements += observe(self.game, action)
+            return None
+        except ValueError as first:
+            reason = str(first)
+        # the camera rarely sees a draw: try the one the turn order implies
+        seat = event.seat
+        try:
+            drawn = self.game.push(Draw(seat))
+        except ValueError:
+            return reason
+        try:
+            self.announcements += drawn + self.game.push(action)
+            return None
+        except ValueError:
+            self.game.pop()
+            return reason

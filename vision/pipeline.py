@@ -1,0 +1,313 @@
+"""The camera pipeline: one photo -> ``HandReading``; live video -> readings and events.
+
+Entry points (what the web UI and the CLI use)::
+
+    from vision.pipeline import read_hand_photo, LivePipeline, annotate
+    from vision.capture import Capture
+    from vision.regions import TableLayout
+
+    # one photo of one hand (a path, or a BGR numpy image)
+    reading = read_hand_photo("hand.jpg", "filipino")   # HandReading (doubts flagged)
+    hand = reading.to_hand()                            # engine Hand, e.g. for Ruleset.waits
+    reading.tiles_json()                                # [{box, tile, confidence, region, group}]
+    png = annotate(image, reading)                      # BGR image with every tile outlined
+
+    # live video from a camera placed once (East sits at the image's bottom edge)
+    pipe = LivePipeline(variant="filipino", layout=TableLayout(bottom=Seat.EAST),
+                        first=Seat.EAST, observer=game_or_None)
+    with Capture(0) as cam:            # or a file / RTSP / HTTP URL; reconnects by itself
+        pipe.run(cam, on_update=send, stop=stop_event)  # each LiveUpdate: reading, events, fps
+    # or, frame by frame:  update = pipe.process(bgr_image, t=time.monotonic())
+    pipe.reset(first=Seat.SOUTH)       # a new hand: forget tiles and events, keep the placement
+    update.as_json()                   # tiles (box, tile, confidence, region, seat, group), events, fps
+
+    # a game rendered with a known script, as a demo source (no camera needed)
+    from vision.scripted import ScriptedTable          # frames() -> VideoFrame(image, labels, ...)
+
+``observer`` is any callable taking one event and returning None (accepted) or the
+reason it was refused: ``vision.events.RefereeFeed(Game(variant, mode="observed"))``
+feeds the referee (its ``announcements`` are the referee's sentences).
+
+``LiveUpdate`` holds the smoothed ``TableReading`` (per seat: concealed count,
+melds, flowers; discards; walls), the new ``TableEvent``s (discards with who,
+melds, flowers, kangs with their gift), what the referee refused and why, and
+timings. ``reader`` is anything callable ``BGR image -> Detections`` (the shipped
+``TileReader`` by default; tests pass ground truth); ``calibration`` names a set
+taught with ``mahjongero calibrate`` whose prototypes then name the tiles.
+
+Stages, each an object with one verb: reader (image -> Detections) -> TileSmoother
+(.update -> steady tiles) -> TableRegions (call -> TableReading) -> EventDetector
+(.update -> events) -> observer (referee's observed game).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.seats import Seat
+from engine.tiles import Tile
+from vision.capture import Capture
+from vision.detections import Detections
+from vision.events import EventDetector, TableEvent
+from vision.readings import HandReading, TableReading
+from vision.regions import HandRegions, NoTilesError, TableLayout, TableRegions
+from vision.smoothing import TileSmoother
+
+__all__ = [
+    "read_hand_photo",
+    "LivePipeline",
+    "LiveUpdate",
+    "annotate",
+    "load_ruleset",
+    "default_reader",
+    "Reader",
+]
+
+Reader = Callable[[np.ndarray], Detections]
+
+
+def load_ruleset(variant: str | None, **table_rules: Any) -> Any:
+    """The engine's ruleset for ``variant`` (``None`` when no variant is given).
+
+    Raises the engine's ``UnknownRulesetError`` (a ``ValueError``) for an unknown name.
+    """
+    if variant is None:
+        return None
+    from engine.ruleset import find_ruleset
+
+    return find_ruleset(variant, **table_rules)
+
+
+def _is_bonus(ruleset: Any) -> Callable[[Tile], bool]:
+    """Which tiles are laid aside outside the concealed row: the variant's bonus tiles, and
+    exposed Vietnamese jokers (put down with the flowers)."""
+    hook = getattr(ruleset, "is_bonus", None)
+    if not callable(hook):
+        return lambda t: t.is_bonus or t.is_vn_joker
+    return lambda t: bool(hook(t)) or t.is_vn_joker
+
+
+def default_reader(calibration: str | None = None) -> Reader:
+    """The shipped models (``models/*.onnx``), optionally with a calibrated set's prototypes."""
+    from vision.reader import TileReader
+
+    reader = TileReader()
+    if calibration is None:
+        return reader
+    from vision.calibrate import CalibratedReader, load_set
+
+    return CalibratedReader(reader, load_set(calibration))
+
+
+def _image(photo: str | Path | np.ndarray) -> np.ndarray:
+    if isinstance(photo, np.ndarray):
+        if photo.ndim != 3 or photo.shape[0] == 0 or photo.shape[1] == 0:
+            raise ValueError(f"not a colour image: array of shape {photo.shape!r}")
+        return photo
+    from vision.imageio import load_image
+
+    return load_image(photo)
+
+
+def read_hand_photo(
+    photo: str | Path | np.ndarray,
+    variant: str | None = None,
+    *,
+    reader: Reader | None = None,
+    calibration: str | None = None,
+    ruleset: Any = None,
+) -> HandReading:
+    """Read one hand from a photo: concealed row, melds, flowers; doubts flagged for the variant.
+
+    Raises ``NoTilesError`` for a photo without tiles, ``TwoHandsError`` for two hands,
+    ``ImageLoadError`` for a file that is not a usable image (all ``ValueError``).
+    """
+    image = _image(photo)
+    ruleset = ruleset if ruleset is not None else load_ruleset(variant)
+    reader = reader or default_reader(calibration)
+    dets = reader(image)
+    try:
+        reading = HandRegions(is_bonus=_is_bonus(ruleset))(dets, (image.shape[1], image.shape[0]))
+    except NoTilesError:
+        where = f"{str(photo)!r}" if not isinstance(photo, np.ndarray) else "the picture"
+        raise NoTilesError(f"no tiles found in {where}") from None
+    return reading.check(ruleset)
+
+
+@dataclass
+class LiveUpdate:
+    """What one processed frame produced."""
+
+    index: int
+    time: float  # the frame's arrival time (monotonic seconds)
+    reading: TableReading
+    events: list[TableEvent]
+    refused: list[tuple[TableEvent, str]] = field(default_factory=list)
+    detections: int = 0
+    seconds: float = 0.0  # processing time of this frame
+    fps: float = 0.0  # processed frames per second, recent average
+
+    def as_json(self) -> dict[str, Any]:
+        tiles = [dict(item.as_json(region, group), seat=str(seat) if seat is not None else None)
+                 for item, region, seat, group in self.reading.items()]
+        return {
+            "index": self.index,
+            "tiles": tiles,
+            "walls": self.reading.wall_length,
+            "concealed_counts": {str(s): self.reading.seat(s).concealed_count for s in Seat},
+            "events": [e.as_json() for e in self.events],
+            "refused": [{"event": e.as_json(), "reason": why} for e, why in self.refused],
+            "fps": round(self.fps, 1),
+        }
+
+
+class LivePipeline:
+    """Reader -> smoothing -> table regions -> events (-> the referee's observed game)."""
+
+    def __init__(
+        self,
+        reader: Reader | None = None,
+        *,
+        variant: str | None = None,
+        ruleset: Any = None,
+        layout: TableLayout | None = None,
+        first: Seat | None = None,
+        dealer: Seat = Seat.EAST,
+        observer: Callable[[TableEvent], str | None] | None = None,
+        smoother: TileSmoother | None = None,
+        calibration: str | None = None,
+        on_status: Callable[[str], None] | None = None,
+    ) -> None:
+        self.ruleset = ruleset if ruleset is not None else load_ruleset(variant)
+        self._reader = reader
+        self._calibration = calibration
+        self.layout = layout or TableLayout()
+        self.smoother = smoother or TileSmoother()
+        self.regions = TableRegions(self.layout, is_bonus=_is_bonus(self.ruleset))
+        self.events = EventDetector(first=first, ruleset=self.ruleset, dealer=dealer,
+                                    seat_of=self._landed)
+        self.observer = observer
+        self.on_status = on_status or (lambda msg: None)
+        self.processed = 0
+        self._times: list[float] = []
+        self._centre: np.ndarray | None = None
+
+    def reset(self, first: Seat | None = None, dealer: Seat | None = None) -> None:
+        """A new hand: forget the tracked tiles and what was seen (the camera stays placed)."""
+        self.smoother.reset()
+        self.events = EventDetector(first=first, ruleset=self.ruleset,
+                                    dealer=dealer if dealer is not None else self.events.dealer,
+                                    seat_of=self._landed)
+
+    @property
+    def reader(self) -> Reader:
+        if self._reader is None:
+            self._reader = default_reader(self._calibration)
+        return self._reader
+
+    def _landed(self, item: Any) -> Seat:
+        centre = self._centre if self._centre is not None else np.zeros(2)
+        return self.regions._seat(item.centre, centre)
+
+    def process(self, image: np.ndarray, t: float | None = None, index: int | None = None) -> LiveUpdate:
+        """One frame through every stage."""
+        start = time.perf_counter()
+        now = time.monotonic() if t is None else t
+        dets = self.reader(image)
+        steady = self.smoother.update(dets, now)
+        size = (image.shape[1], image.shape[0])
+        self._centre = np.array(self.layout.centre or (size[0] / 2, size[1] / 2), dtype=np.float64)
+        reading = self.regions(steady, size)
+        if self.ruleset is not None:
+            reading = reading.check(self.ruleset)
+        events = self.events.update(reading, now)
+        refused = self._observe(events)
+        took = time.perf_counter() - start
+        self._times = (self._times + [took])[-30:]
+        self.processed += 1
+        fps = len(self._times) / sum(self._times) if sum(self._times) > 0 else 0.0
+        return LiveUpdate(self.processed - 1 if index is None else index, now, reading, events,
+                          refused, len(dets), took, fps)
+
+    def _observe(self, events: list[TableEvent]) -> list[tuple[TableEvent, str]]:
+        refused = []
+        for e in events:
+            if self.observer is None:
+                continue
+            try:
+                why = self.observer(e)
+            except ValueError as exc:  # the referee's IllegalActionError says which rule
+                why = str(exc)
+            if why:
+                refused.append((e, why))
+        return refused
+
+    def run(
+        self,
+        capture: Capture,
+        on_update: Callable[[LiveUpdate], None],
+        stop: threading.Event | None = None,
+        max_frames: int | None = None,
+    ) -> int:
+        """Process the newest frame whenever one is ready, until ``stop`` or the video ends.
+
+        Returns the number of frames processed. Frames that arrive while one is being
+        processed are dropped (the capture keeps only the newest).
+        """
+        stop = stop or threading.Event()
+        last, done = -1, 0
+        while not stop.is_set() and (max_frames is None or done < max_frames):
+            frame = capture.wait(after=last, timeout=0.5)
+            if frame is None:
+                if capture.finished:
+                    break
+                continue
+            capture.mark_taken(frame)
+            last = frame.index
+            on_update(self.process(frame.image, frame.time, frame.index))
+            done += 1
+        return done
+
+
+# -- drawing -----------------------------------------------------------------------------------
+
+_COLOURS = {  # BGR
+    "hand": (60, 180, 60), "meld": (200, 120, 0), "flower": (180, 0, 180),
+    "discard": (0, 140, 255), "wall": (120, 120, 120), "other": (90, 90, 90),
+}
+
+
+def annotate(image: np.ndarray, reading: HandReading | TableReading) -> np.ndarray:
+    """A copy of ``image`` with every tile outlined in its region's colour and labelled.
+
+    Doubtful tiles get a red outline and a "?" for the person to confirm.
+
+    >>> from vision.readings import TileItem
+    >>> r = HandReading(concealed=(TileItem(Tile.M1, (2, 2, 20, 30), 0.9),))
+    >>> bool(annotate(np.zeros((40, 40, 3), np.uint8), r).sum() > 0)
+    True
+    """
+    import cv2
+
+    out = np.ascontiguousarray(np.clip(image, 0, 255).astype(np.uint8) if image.dtype != np.uint8 else image.copy())
+    scale = max(0.4, min(out.shape[:2]) / 900)
+    rows: list[tuple[Any, str, Seat | None, int | None]]
+    if isinstance(reading, HandReading):
+        rows = [(i, r, None, g) for i, r, g in reading.items()]
+    else:
+        rows = list(reading.items())
+    for item, region, _seat, group in rows:
+        x1, y1, x2, y2 = (int(round(v)) for v in item.box)
+        colour = (0, 0, 255) if item.doubt else _COLOURS.get(region, (255, 255, 255))
+        cv2.rectangle(out, (x1, y1), (x2, y2), colour, max(1, int(2 * scale)))
+        label = str(item.tile) + ("?" if item.doubt else "") + (f" g{group}" if group is not None else "")
+        cv2.putText(out, label, (x1, max(10, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, colour,
+                    max(1, int(scale * 1.5)), cv2.LINE_AA)
+    return out

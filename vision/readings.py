@@ -1,0 +1,289 @@
+"""What the camera read, in the shape the rules need: ``HandReading`` and ``TableReading``.
+
+Every item keeps its box and confidence so a page can outline it and a person can
+correct it. ``check_against`` flags doubtful tiles (a fifth copy, a tile the
+variant's set lacks, a weak read) for the person to confirm; nothing is dropped.
+
+>>> it = lambda code, x: TileItem(Tile.parse(code), (x, 0.0, x + 10.0, 14.0), 0.9)
+>>> hand = HandReading(concealed=tuple(it(c, 11.0 * i) for i, c in enumerate("1m 2m 3m".split())),
+...                    melds=(MeldReading(tuple(it("5p", 100.0 + 11 * i) for i in range(3)), called=True),),
+...                    flowers=(it("2f", 200.0),))
+>>> str(hand.to_hand())
+'123m [555p] / 2f'
+>>> hand.tile_count
+6
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.hand import Hand, InvalidHandError, Meld, MeldKind
+from engine.seats import Seat
+from engine.tiles import Tile
+
+__all__ = [
+    "Box",
+    "TileItem",
+    "MeldReading",
+    "HandReading",
+    "SeatReading",
+    "TableReading",
+    "ReadingError",
+    "check_against",
+    "LOW_CONFIDENCE",
+]
+
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels of the input image
+LOW_CONFIDENCE = 0.5  # below this a read is shown as doubtful
+
+
+class ReadingError(ValueError):
+    """What was read cannot become a hand (e.g. a meld group that is no meld). Quotes the tiles."""
+
+
+@dataclass(frozen=True)
+class TileItem:
+    """One tile seen: its code (``Tile.BACK`` when face down), box, confidence and doubts."""
+
+    tile: Tile
+    box: Box
+    confidence: float = 1.0
+    turned: bool = False  # lying across the row: the called tile of a meld
+    doubt: str = ""  # why a person should confirm it; "" when the read is trusted
+    track: int | None = None  # live video: the tracker's id for this tile
+
+    @property
+    def face_up(self) -> bool:
+        return self.tile is not Tile.BACK
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x1, y1, x2, y2 = self.box
+        return ((x1 + x2) / 2, (y1 + y2) / 2)
+
+    def as_json(self, region: str, group: int | None = None) -> dict[str, Any]:
+        """The ``tiles`` entry of ``mahjongero score --json``.
+
+        >>> TileItem(Tile.M1, (1, 2, 3, 4), 0.5).as_json("hand")["tile"]
+        '1m'
+        """
+        out: dict[str, Any] = {
+            "box": [round(float(v), 1) for v in self.box],
+            "tile": str(self.tile),
+            "confidence": round(float(self.confidence), 3),
+            "region": region,
+            "group": group,
+        }
+        if self.turned:
+            out["turned"] = True
+        if self.doubt:
+            out["doubt"] = self.doubt
+        return out
+
+
+@dataclass(frozen=True)
+class MeldReading:
+    """One exposed (or concealed-kang) group, tiles left to right as laid."""
+
+    items: tuple[TileItem, ...]
+    called: bool = False  # a turned tile: taken from a discard
+    concealed: bool = False  # face-down outer tiles: a secret (concealed kang)
+    added: bool = False  # a tile stacked on the turned one: sagása (added kang)
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The meld's tiles; the face-down outer tiles of a secret take the face-up tiles' code."""
+        faces = [i.tile for i in self.items if i.face_up]
+        if self.concealed and faces and len(set(faces)) == 1:
+            return (faces[0],) * len(self.items)
+        return tuple(i.tile for i in self.items)
+
+    def to_meld(self) -> Meld:
+        """The engine's meld. Raises ``ReadingError`` quoting the tiles if they form none.
+
+        >>> b = TileItem(Tile.BACK, (0, 0, 1, 1)); f = TileItem(Tile.P2, (0, 0, 1, 1))
+        >>> str(MeldReading((b, f, f, b), concealed=True).to_meld())
+        '(2222p)'
+        """
+        tiles = list(self.tiles)
+        if Tile.BACK in tiles:
+            raise ReadingError(f"meld {_codes(self.items)!r}: face-down tiles whose face is unknown")
+        try:
+            meld = Meld.from_tiles(tiles, concealed=self.concealed and len(tiles) == 4,
+                                   added=self.added and len(tiles) == 4)
+        except InvalidHandError as exc:
+            raise ReadingError(f"meld {_codes(self.items)!r} is not a meld: {exc}") from None
+        turned = [i.tile for i in self.items if i.turned]
+        return replace(meld, called=turned[0]) if turned and meld.kind is not MeldKind.CONCEALED_KANG else meld
+
+
+def _codes(items: Iterable[TileItem]) -> str:
+    return " ".join(str(i.tile) for i in items)
+
+
+@dataclass(frozen=True)
+class HandReading:
+    """A single hand from a photo: the concealed row left to right, melds, flowers, and the rest."""
+
+    concealed: tuple[TileItem, ...] = ()
+    melds: tuple[MeldReading, ...] = ()
+    flowers: tuple[TileItem, ...] = ()
+    others: tuple[TileItem, ...] = ()  # seen but not this hand's: scattered tiles, the wall
+    image_size: tuple[int, int] | None = None  # width, height
+
+    @property
+    def tile_count(self) -> int:
+        """Tiles that count toward the hand size (a kang counts as three)."""
+        return len(self.concealed) + sum(min(3, len(m.items)) for m in self.melds)
+
+    def items(self) -> Iterator[tuple[TileItem, str, int | None]]:
+        """Every item with its region and group number (melds 0, 1, ...)."""
+        for i in self.concealed:
+            yield i, "hand", None
+        for g, m in enumerate(self.melds):
+            for i in m.items:
+                yield i, "meld", g
+        for i in self.flowers:
+            yield i, "flower", None
+        for i in self.others:
+            yield i, "other", None
+
+    @property
+    def doubtful(self) -> tuple[TileItem, ...]:
+        return tuple(i for i, region, _ in self.items() if i.doubt and region != "other")
+
+    def to_hand(self) -> Hand:
+        """The engine's ``Hand`` (concealed tiles in the order seen).
+
+        Raises ``ReadingError`` when a meld group forms no meld.
+        """
+        melds = tuple(m.to_meld() for m in self.melds)
+        return Hand(tuple(i.tile for i in self.concealed), melds, tuple(i.tile for i in self.flowers))
+
+    def tiles_json(self) -> list[dict[str, Any]]:
+        return [item.as_json(region, group) for item, region, group in self.items()]
+
+    def check(self, ruleset: Any) -> HandReading:
+        """This reading with doubtful tiles flagged against the variant (see ``check_against``)."""
+        flagged = check_against([i for i, region, _ in self.items() if region != "other"], ruleset)
+        return _rebuild_hand(self, flagged)
+
+
+def _rebuild_hand(reading: HandReading, flagged: dict[int, str]) -> HandReading:
+    def fix(item: TileItem) -> TileItem:
+        why = flagged.get(id(item))
+        return replace(item, doubt=why) if why and not item.doubt else item
+
+    return replace(
+        reading,
+        concealed=tuple(map(fix, reading.concealed)),
+        melds=tuple(replace(m, items=tuple(map(fix, m.items))) for m in reading.melds),
+        flowers=tuple(map(fix, reading.flowers)),
+    )
+
+
+@dataclass(frozen=True)
+class SeatReading:
+    """One seat seen from above: the concealed row (read, or only counted when edge-on)."""
+
+    seat: Seat
+    concealed: tuple[TileItem, ...] = ()  # the standing row's boxes (faces unknown when edge-on)
+    melds: tuple[MeldReading, ...] = ()
+    flowers: tuple[TileItem, ...] = ()
+
+    @property
+    def concealed_count(self) -> int:
+        return len(self.concealed)
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """The whole table from above: four seats, the discard pool, the walls."""
+
+    seats: dict[Seat, SeatReading] = field(default_factory=dict)
+    discards: tuple[TileItem, ...] = ()
+    walls: tuple[TileItem, ...] = ()  # face-down wall tiles (a stack of two may show as one box)
+    others: tuple[TileItem, ...] = ()
+    image_size: tuple[int, int] | None = None
+
+    @property
+    def wall_length(self) -> int:
+        """Wall boxes seen (stacks count once: from above a stack of two is one box)."""
+        return len(self.walls)
+
+    def seat(self, seat: Seat) -> SeatReading:
+        return self.seats.get(seat, SeatReading(seat))
+
+    def items(self) -> Iterator[tuple[TileItem, str, Seat | None, int | None]]:
+        """Every item with its region, seat and group (groups numbered per seat)."""
+        for s in Seat:
+            sr = self.seat(s)
+            for i in sr.concealed:
+                yield i, "hand", s, None
+            for g, m in enumerate(sr.melds):
+                for i in m.items:
+                    yield i, "meld", s, g
+            for i in sr.flowers:
+                yield i, "flower", s, None
+        for i in self.discards:
+            yield i, "discard", None, None
+        for i in self.walls:
+            yield i, "wall", None, None
+        for i in self.others:
+            yield i, "other", None, None
+
+    def check(self, ruleset: Any) -> TableReading:
+        """Flag doubtful face-up tiles over the whole table (hands edge-on are not counted)."""
+        seen = [i for i, region, _, _ in self.items() if region in ("meld", "flower", "discard")]
+        flagged = check_against(seen, ruleset)
+
+        def fix(item: TileItem) -> TileItem:
+            why = flagged.get(id(item))
+            return replace(item, doubt=why) if why and not item.doubt else item
+
+        seats = {
+            s: replace(r, melds=tuple(replace(m, items=tuple(map(fix, m.items))) for m in r.melds),
+                       flowers=tuple(map(fix, r.flowers)))
+            for s, r in self.seats.items()
+        }
+        return replace(self, seats=seats, discards=tuple(map(fix, self.discards)))
+
+
+def _set_of(ruleset: Any) -> Counter[Tile] | None:
+    tiles = getattr(ruleset, "tiles", None)
+    return Counter(tiles) if tiles else None
+
+
+def check_against(items: Iterable[TileItem], ruleset: Any = None,
+                  low: float = LOW_CONFIDENCE) -> dict[int, str]:
+    """Doubts keyed by ``id(item)``: weak reads, tiles the set lacks, more copies than it has.
+
+    ``ruleset`` is anything with a ``tiles`` Counter (the engine's ``Ruleset``); without
+    one, a standard set is assumed (4 of each playable tile, 1 of each bonus tile).
+    Every copy of an over-counted tile is flagged: which one is the misread is for
+    the person to say.
+
+    >>> items = [TileItem(Tile.M3, (0, 0, 1, 1), 0.9) for _ in range(5)] + [TileItem(Tile.M4, (0, 0, 1, 1), 0.3)]
+    >>> sorted(set(check_against(items).values()))
+    ['5 copies of 3m: a set has 4', 'weak read (confidence 0.30)']
+    """
+    items = list(items)
+    tile_set = _set_of(ruleset)
+    counts = Counter(i.tile for i in items if i.face_up)
+    doubts: dict[int, str] = {}
+    for item in items:
+        if not item.face_up:
+            continue
+        have = tile_set[item.tile] if tile_set is not None else (1 if item.tile.is_bonus else 4)
+        if tile_set is not None and have == 0:
+            name = getattr(ruleset, "name", "this variant")
+            doubts[id(item)] = f"{item.tile} ({item.tile.english}) is not in the {name} set"
+        elif counts[item.tile] > have:
+            doubts[id(item)] = f"{counts[item.tile]} copies of {item.tile}: a set has {have}"
+        elif item.confidence < low:
+            doubts[id(item)] = f"weak read (confidence {item.confidence:.2f})"
+    return doubts

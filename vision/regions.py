@@ -1,0 +1,781 @@
+"""Where each tile belongs: a hand photo's rows and melds, a table's seats, pool and walls.
+
+The geometry is robust rather than clever: box centres are grouped into rows by a
+line fit (RANSAC over neighbouring pairs, refined by PCA), so tilted photos and rows
+that touch separate cleanly; along a row, gaps are measured against the median tile
+size, so the same thresholds work at any resolution.
+
+Single hand (``HandRegions``): the longest run of upright tiles is the concealed row
+(a drawn tile set a little apart joins it); every other run near it is split into
+exposed melds (a turned tile marks a called meld, face-down outer tiles a secret) and
+flowers (the variant's bonus tiles); anything far away, and rows of face-down tiles
+(the wall), is left out.
+
+>>> import numpy as np
+>>> from vision.detections import Detections
+>>> row = [[10 + 30 * i, 100, 38 + 30 * i, 140] for i in range(14)]
+>>> codes = [0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 27, 31, 31]
+>>> dets = Detections(np.array(row, float), np.ones(14), np.ones(14, bool)).with_codes(
+...     np.array(codes), np.ones(14))
+>>> str(HandRegions()(dets).to_hand())
+'123m123p123s11155z'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from engine.hand import InvalidHandError, Meld
+from engine.seats import Seat
+from engine.tiles import Tile
+from vision.detections import Detections
+from vision.readings import HandReading, MeldReading, SeatReading, TableReading, TileItem
+
+__all__ = [
+    "RegionError",
+    "NoTilesError",
+    "TwoHandsError",
+    "to_items",
+    "fit_lines",
+    "Row",
+    "HandRegions",
+    "TableLayout",
+    "TableRegions",
+]
+
+
+class RegionError(ValueError):
+    """The tiles seen do not make the picture we expect."""
+
+
+class NoTilesError(RegionError):
+    """No tile was found where a hand was expected."""
+
+
+class TwoHandsError(RegionError):
+    """A hand photo that shows two concealed rows; the message gives both sizes."""
+
+
+# -- items from detections ----------------------------------------------------------------------
+
+
+def to_items(dets: Detections | Sequence[TileItem]) -> list[TileItem]:
+    """TileItems from a ``Detections`` (face-down or unread tiles become ``Tile.BACK``).
+
+    >>> d = Detections(np.array([[0, 0, 10, 14.]]), np.array([.8]), np.array([True]))
+    >>> to_items(d.with_codes(np.array([4]), np.array([.9])))[0]
+    TileItem(tile=Tile.M5, box=(0.0, 0.0, 10.0, 14.0), confidence=0.8, turned=False, doubt='', track=None)
+    """
+    if not isinstance(dets, Detections):
+        return list(dets)
+    items = []
+    for i in range(len(dets)):
+        code = int(dets.code[i])
+        box = tuple(float(v) for v in dets.xyxy[i])
+        conf = round(float(dets.confidence[i]), 4)
+        if dets.face_up[i] and code >= 0:
+            items.append(TileItem(Tile(code), box, min(conf, round(float(dets.code_confidence[i]), 4))))  # type: ignore[arg-type]
+        else:
+            doubt = "" if not dets.face_up[i] or code >= 0 else "face up but not read"
+            items.append(TileItem(Tile.BACK, box, conf, doubt=doubt))  # type: ignore[arg-type]
+    return items
+
+
+# -- geometry -----------------------------------------------------------------------------------
+
+
+def _centres(items: Sequence[TileItem]) -> np.ndarray:
+    return np.array([i.centre for i in items], dtype=np.float64).reshape(-1, 2)
+
+
+def _sizes(items: Sequence[TileItem]) -> tuple[np.ndarray, np.ndarray]:
+    b = np.array([i.box for i in items], dtype=np.float64).reshape(-1, 4)
+    return b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+
+
+def tile_scale(items: Sequence[TileItem]) -> tuple[float, float]:
+    """Median short and long side of the boxes: the unit every threshold is measured in."""
+    w, h = _sizes(items)
+    return float(np.median(np.minimum(w, h))), float(np.median(np.maximum(w, h)))
+
+
+def _pca_direction(pts: np.ndarray) -> np.ndarray:
+    if len(pts) < 2:
+        return np.array([1.0, 0.0])
+    centred = pts - pts.mean(0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    d = vt[0]
+    return np.asarray(d / np.linalg.norm(d), dtype=np.float64)
+
+
+def _inliers(pts: np.ndarray, origin: np.ndarray, direction: np.ndarray, tol: float) -> np.ndarray:
+    normal = np.array([-direction[1], direction[0]])
+    return np.asarray(np.abs((pts - origin) @ normal) < tol, dtype=bool)
+
+
+def fit_lines(pts: np.ndarray, *, tol: float, reach: float, min_size: int = 2) -> list[np.ndarray]:
+    """Group points into straight rows; returns index arrays, biggest row first.
+
+    Each round tries the line through every pair of neighbours (closer than ``reach``),
+    keeps the one with the most points within ``tol`` of it, refines it by PCA, and
+    takes its points out; a row is cut where consecutive points are farther apart
+    than ``reach``. Leftover points become rows of one.
+
+    >>> pts = np.array([[0, 0], [10, 1], [20, 2], [30, 3], [5, 30], [15, 31], [25, 32.]])
+    >>> [r.tolist() for r in fit_lines(pts, tol=4, reach=15)]
+    [[0, 1, 2, 3], [4, 5, 6]]
+    """
+    remaining = np.arange(len(pts))
+    rows: list[np.ndarray] = []
+    while len(remaining) >= min_size:
+        sub = pts[remaining]
+        best = _best_line(sub, tol, reach)
+        if best is None:
+            break
+        mask = best
+        for _ in range(2):  # PCA refinement
+            d = _pca_direction(sub[mask])
+            mask = _inliers(sub, sub[mask].mean(0), d, tol)
+        if mask.sum() < min_size:
+            mask = best
+        d = _pca_direction(sub[mask])
+        chosen = remaining[mask]
+        taken = set(chosen.tolist())
+        for piece in _cut(pts, chosen, d, reach):
+            piece = _extend(pts, piece, d, remaining, taken, tol, reach)
+            taken.update(piece.tolist())
+            rows.append(piece)
+        remaining = np.array([i for i in remaining if i not in taken], dtype=np.int64)
+    rows.extend(np.array([i]) for i in remaining)
+    rows.sort(key=lambda r: (-len(r), int(r.min())))
+    return rows
+
+
+def _best_line(sub: np.ndarray, tol: float, reach: float) -> np.ndarray | None:
+    n = len(sub)
+    diff = sub[None, :, :] - sub[:, None, :]
+    dist = np.hypot(diff[..., 0], diff[..., 1])
+    ii, jj = np.nonzero(np.triu((dist < reach) & (dist > 0), 1))
+    if len(ii) == 0:
+        return None
+    dirs = diff[ii, jj] / dist[ii, jj, None]
+    normals = np.stack([-dirs[:, 1], dirs[:, 0]], 1)
+    # distance of every point to every candidate line: (pairs, n)
+    off = np.abs(np.einsum("pk,pnk->pn", normals, sub[None, :, :] - sub[ii][:, None, :]))
+    inl = off < tol
+    counts = inl.sum(1)
+    resid = np.where(inl, off, 0).sum(1)
+    k = int(np.lexsort((resid, -counts))[0])
+    if counts[k] < 2 or n < 2:
+        return None
+    return np.asarray(inl[k])
+
+
+def _extend(pts: np.ndarray, piece: np.ndarray, d: np.ndarray, pool: np.ndarray, taken: set[int],
+            tol: float, reach: float) -> np.ndarray:
+    """Follow a gently curving row past the straight fit: add the next point at either end
+    that continues the local direction of the last few points."""
+    order = list(piece[np.argsort(pts[piece] @ d, kind="stable")])
+    free = [int(i) for i in pool if int(i) not in taken]
+    for sign in (1, -1):
+        while free and len(order) >= 2:
+            tail = order[-3:] if sign == 1 else order[:3][::-1]
+            end = pts[tail[-1]]
+            local = _pca_direction(pts[tail]) if len(tail) >= 3 else pts[tail[-1]] - pts[tail[0]]
+            local = local / max(float(np.linalg.norm(local)), 1e-9)
+            if float(local @ (pts[tail[-1]] - pts[tail[0]])) < 0:
+                local = -local
+            cand = np.array(free)
+            rel = pts[cand] - end
+            ahead = rel @ local
+            side = np.abs(rel @ np.array([-local[1], local[0]]))
+            ok = (ahead > 0) & (ahead < reach) & (side < tol)
+            if not ok.any():
+                break
+            k = int(cand[ok][np.argmin(ahead[ok])])
+            free.remove(k)
+            if sign == 1:
+                order.append(k)
+            else:
+                order.insert(0, k)
+    return np.array(sorted(order), dtype=np.int64)
+
+
+def _cut(pts: np.ndarray, idx: np.ndarray, direction: np.ndarray, reach: float) -> list[np.ndarray]:
+    proj = pts[idx] @ direction
+    order = idx[np.argsort(proj, kind="stable")]
+    steps = np.diff(np.sort(proj))
+    cuts = np.flatnonzero(steps > reach) + 1
+    return [np.sort(p) for p in np.split(order, cuts)]
+
+
+@dataclass(eq=False)
+class Row:
+    """Tiles on one straight line, ordered along ``direction``, with their true extents."""
+
+    items: list[TileItem]
+    direction: np.ndarray  # unit vector, the reading direction
+    along: np.ndarray  # each tile's extent along the row (box corrected for the tilt)
+    across: np.ndarray  # and across it
+    proj: np.ndarray  # centre position along the row
+
+    @classmethod
+    def build(cls, items: Sequence[TileItem], direction: np.ndarray) -> Row:
+        c = _centres(items)
+        proj = c @ direction
+        order = np.argsort(proj, kind="stable")
+        w, h = _sizes(items)
+        along, across = _true_extents(w, h, direction)
+        return cls([items[i] for i in order], direction, along[order], across[order], proj[order])
+
+    @property
+    def offset(self) -> float:
+        """Mean position across the row (which of two parallel rows is nearer)."""
+        normal = np.array([-self.direction[1], self.direction[0]])
+        return float(np.mean(_centres(self.items) @ normal))
+
+    def gaps(self) -> np.ndarray:
+        """Empty space between consecutive tiles (negative when they overlap)."""
+        return np.asarray(np.diff(self.proj) - (self.along[1:] + self.along[:-1]) / 2, dtype=np.float64)
+
+    def runs(self, gap: float) -> list[Row]:
+        """Pieces of the row split where the empty space between two neighbours exceeds
+        ``gap`` × their own width (measured locally, so a row shrinking with perspective
+        is cut by the same rule at both ends).
+        """
+        if len(self) < 2:
+            return [self]
+        width = np.minimum(np.minimum(self.across[1:], self.across[:-1]),
+                           np.minimum(self.along[1:], self.along[:-1]))
+        cuts = np.flatnonzero(self.gaps() > gap * width) + 1
+        bounds = [0, *cuts.tolist(), len(self.items)]
+        return [self.slice(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+
+    def slice(self, a: int, b: int) -> Row:
+        return Row(self.items[a:b], self.direction, self.along[a:b], self.across[a:b], self.proj[a:b])
+
+    def turned(self) -> np.ndarray:
+        """Tiles lying across the row: much longer along it than the row's typical tile."""
+        ratio = self.along / np.maximum(self.across, 1e-6)
+        return np.asarray(ratio > 1.3 * np.median(ratio), dtype=bool) if len(ratio) >= 3 else ratio > 1.3
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def _true_extents(w: np.ndarray, h: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Undo the axis-aligned box of a tile rotated with its row (exact for a rectangle)."""
+    c, s = abs(float(d[0])), abs(float(d[1]))
+    if c < s:  # a row closer to vertical: swap the roles of width and height
+        w, h, c, s = h, w, s, c
+    den = c * c - s * s
+    if den < 0.3:  # near 45°: the inversion is unstable; the box itself is good enough
+        return w * c + h * s, h * c + w * s
+    along = (w * c - h * s) / den
+    across = (h * c - w * s) / den
+    return np.maximum(along, 0.2 * w), np.maximum(across, 0.2 * h)
+
+
+def _reading_direction(d: np.ndarray) -> np.ndarray:
+    """Left to right on the image (top to bottom for a vertical row)."""
+    if d[0] < -1e-9 or (abs(d[0]) <= 1e-9 and d[1] < 0):
+        return np.asarray(-d, dtype=np.float64)
+    return np.asarray(d, dtype=np.float64)
+
+
+def rows_of(items: Sequence[TileItem], *, tol: float = 0.3, reach: float = 2.2) -> list[Row]:
+    """Rows of tiles; ``tol`` and ``reach`` are fractions of the median long side."""
+    if not items:
+        return []
+    _, long_side = tile_scale(items)
+    pts = _centres(items)
+    lines = fit_lines(pts, tol=tol * long_side, reach=reach * long_side)
+    out = []
+    main = _reading_direction(_pca_direction(pts[lines[0]])) if len(lines[0]) >= 5 else None
+    for idx in lines:
+        members = [items[i] for i in idx]
+        d = _reading_direction(_pca_direction(pts[idx]) if len(idx) >= 2 else np.array([1.0, 0.0]))
+        if main is not None and len(idx) <= 5 and abs(float(d @ main)) > 0.96:
+            # a short row's own fit is pulled askew by a turned tile's offset centre;
+            # rows near a long one's direction are parallel to it (melds along the hand)
+            d = main
+        out.append(Row.build(members, d))
+    return out
+
+
+# -- a single hand ------------------------------------------------------------------------------
+
+
+def _default_is_bonus(tile: Tile) -> bool:
+    """Laid aside when seen outside the concealed row: flowers, animals, royalty, and
+    exposed jokers (Vietnamese jokers are put down with the flowers)."""
+    return tile.is_bonus or tile.is_vn_joker
+
+
+@dataclass
+class HandRegions:
+    """Stage: detections of one hand photo -> ``HandReading``.
+
+    ``is_bonus`` decides which tiles are flowers (the variant's ruleset knows: in
+    Filipino every honour is one). Thresholds are fractions of the median tile size.
+    """
+
+    is_bonus: Callable[[Tile], bool] = _default_is_bonus
+    group_gap: float = 0.12  # a gap wider than this (× tile width) separates groups
+    drawn_gap: float = 2.5  # the drawn tile may sit this far (× tile width) from the row
+    near: float = 2.6  # groups farther than this (× tile height) from the hand are not its
+    hand_min: int = 7  # a run this long of upright tiles is a concealed row
+    meld_reach: float = 1.8  # a group that forms no meld counts only this close (× tile height)
+
+    def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
+        items = to_items(dets)
+        if not items:
+            raise NoTilesError("no tiles found in the picture")
+        short, long_side = tile_scale(items)
+        runs = [run for row in rows_of(items) for run in row.runs(self.group_gap)]
+        hand_run = self._concealed(runs)
+        runs.remove(hand_run)
+        others_upright = [r for r in runs if _upright_faces(r) >= self.hand_min]
+        if others_upright:
+            sizes = sorted([len(hand_run), *map(len, others_upright)], reverse=True)
+            raise TwoHandsError(f"two hands in one photo (rows of {sizes[0]} and {sizes[1]} tiles): "
+                                "photograph one hand at a time")
+        hand_run = self._join_collinear(hand_run, runs, short, long_side)
+        concealed = list(hand_run.items)
+        concealed += self._drawn_tile(hand_run, runs, short)
+        melds, flowers, others = self._groups(hand_run, runs, short, long_side)
+        return HandReading(tuple(concealed), tuple(melds), tuple(flowers), tuple(others), image_size)
+
+    def _concealed(self, runs: list[Row]) -> Row:
+        def key(r: Row) -> tuple[bool, int, float]:
+            # a run with a turned tile or face-down ends is a meld, whatever its length
+            meld_like = len(r) in (3, 4) and bool(r.turned().any())
+            meld_like = meld_like or (len(r) == 4 and not r.items[0].face_up and not r.items[-1].face_up)
+            return (not meld_like, _upright_faces(r), float(np.median(r.across)))
+
+        return max(runs, key=key)
+
+    def _join_collinear(self, hand: Row, runs: list[Row], short: float, long_side: float) -> Row:
+        """Pieces of the concealed row cut off by a small gap or a bend: on its line, close to
+        one of its ends, and not meld-shaped (no turned tile)."""
+        normal = np.array([-hand.direction[1], hand.direction[0]])
+        changed = True
+        while changed:
+            changed = False
+            for r in list(runs):
+                if len(r) < 2 or bool(r.turned().any()) or sum(i.face_up for i in r.items) < len(r) / 2:
+                    continue
+                pts = _centres(r.items)
+                across = float(np.abs(pts @ normal - hand.offset).max())
+                along = pts @ hand.direction
+                start, end = hand.proj[0] - hand.along[0] / 2, hand.proj[-1] + hand.along[-1] / 2
+                gap = min(abs(float(along.min()) - end), abs(start - float(along.max())))
+                if across < 0.35 * long_side and gap < 1.2 * short + float(np.max(r.along)):
+                    runs.remove(r)
+                    hand = Row.build([*hand.items, *r.items], hand.direction)
+                    changed = True
+        return hand
+
+    @staticmethod
+    def _beside(run: Row, hand: Row, melds: list[MeldReading], long_side: float) -> bool:
+        """A lone flower counts when it lies by the hand or on the line of the melds."""
+        c = _centres(run.items)[0]
+        near = np.min(np.hypot(*(_centres(hand.items) - c).T)) < 1.6 * long_side
+        normal = np.array([-hand.direction[1], hand.direction[0]])
+        meld_pts = _centres([i for m in melds for i in m.items])
+        on_line = bool(len(meld_pts)) and float(np.min(np.abs((meld_pts - c) @ normal))) < 0.4 * long_side \
+            and float(np.min(np.hypot(*(meld_pts - c).T))) < 6 * long_side
+        return bool(near) or on_line
+
+    def _drawn_tile(self, hand: Row, runs: list[Row], short: float) -> list[TileItem]:
+        """A lone tile on the hand's line, just past its end: the tile drawn last."""
+        if len(hand) < 2:
+            return []
+        end = hand.proj[-1] + hand.along[-1] / 2
+        normal = np.array([-hand.direction[1], hand.direction[0]])
+        for r in runs:
+            if len(r) != 1 or not r.items[0].face_up or self.is_bonus(r.items[0].tile):
+                continue
+            c = np.array(r.items[0].centre)
+            along, across = float(c @ hand.direction), abs(float(c @ normal) - hand.offset)
+            if 0 < along - end < self.drawn_gap * short + r.along[0] and across < 0.3 * float(np.median(hand.across)):
+                runs.remove(r)
+                return list(r.items)
+        return []
+
+    def _groups(self, hand: Row, runs: list[Row], short: float, long_side: float
+                ) -> tuple[list[MeldReading], list[TileItem], list[TileItem]]:
+        melds: list[MeldReading] = []
+        flowers: list[TileItem] = []
+        others: list[TileItem] = []
+        normal = np.array([-hand.direction[1], hand.direction[0]])
+        reach = max(8.0, 24.0 - len(hand)) * short  # melds can run far past a short concealed row
+        lo = hand.proj[0] - reach
+        hi = hand.proj[-1] + reach
+        for run in _reading_order(runs, long_side):
+            pts = _centres(run.items)
+            across = np.abs(pts @ normal - hand.offset)
+            along = pts @ hand.direction
+            backs = sum(not i.face_up for i in run.items)
+            parallel = len(run) < 2 or abs(float(run.direction @ hand.direction)) > 0.87  # within 30°
+            near = bool(np.all(across < self.near * long_side)) and bool(np.all((along > lo) & (along < hi)))
+            if not (near and parallel) or (len(run) >= 5 and backs >= 0.6 * len(run)):
+                others.extend(run.items)  # far away, askew (scattered discards), or a wall
+                continue
+            turned = run.turned()
+            all_bonus = all(i.face_up and self.is_bonus(i.tile) for i in run.items)
+            if all_bonus and len(run) == 1 and not self._beside(run, hand, melds, long_side):
+                others.extend(run.items)  # a lone flower among the scattered discards
+                continue
+            bonus = [k for k, i in enumerate(run.items) if i.face_up and self.is_bonus(i.tile)]
+            flowers.extend(run.items[k] for k in bonus)
+            keep = [k for k in range(len(run)) if k not in bonus]
+            if not keep:
+                continue
+            if len(keep) < 3:
+                others.extend(run.items[k] for k in keep)
+                continue
+            pieces = _split_melds([run.items[k] for k in keep], [bool(turned[k]) for k in keep])
+            gap = float(np.min(np.hypot(*(_centres(hand.items)[:, None, :] - pts[None]).transpose(2, 0, 1))))
+            if not any(_valid(p) for p in pieces) and gap > self.meld_reach * long_side:
+                others.extend(run.items)  # no meld, and not right by the hand: tiles lying about
+                continue
+            melds.extend(pieces)
+        return melds, flowers, others
+
+
+def _reading_order(runs: list[Row], long_side: float) -> list[Row]:
+    """Runs line by line (lines nearer the top first), each line left to right."""
+    by_offset = sorted(runs, key=lambda r: r.offset)
+    lines: list[list[Row]] = []
+    for r in by_offset:
+        if lines and abs(r.offset - lines[-1][-1].offset) < 0.5 * long_side:
+            lines[-1].append(r)
+        else:
+            lines.append([r])
+    return [r for line in lines for r in sorted(line, key=lambda r: float(r.proj[0]))]
+
+
+def _upright_faces(r: Row) -> int:
+    turned = r.turned()
+    return sum(1 for i, t in zip(r.items, turned, strict=True) if i.face_up and not t)
+
+
+def _split_melds(items: list[TileItem], turned: list[bool]) -> list[MeldReading]:
+    """Cut touching melds apart: the split into 3s and 4s whose pieces are all valid melds."""
+    marked = [TileItem(i.tile, i.box, i.confidence, turned=t, doubt=i.doubt, track=i.track)
+              for i, t in zip(items, turned, strict=True)]
+    for sizes in _partitions(len(marked)):
+        pieces, start = [], 0
+        for s in sizes:
+            pieces.append(_meld_reading(marked[start:start + s]))
+            start += s
+        if all(_valid(p) for p in pieces):
+            return pieces
+    sizes = _partitions(len(marked))[0] if _partitions(len(marked)) else (len(marked),)
+    out, start = [], 0
+    for s in sizes:
+        out.append(_meld_reading(marked[start:start + s]))
+        start += s
+    return out
+
+
+def _partitions(n: int) -> list[tuple[int, ...]]:
+    """Ways to write n as a sequence of 3s and 4s (fewest pieces first)."""
+    if n == 0:
+        return [()]
+    out = [(k, *rest) for k in (3, 4) if n - k >= 0 for rest in _partitions(n - k)]
+    return sorted(out, key=len)
+
+
+def _meld_reading(items: list[TileItem]) -> MeldReading:
+    faces = [i for i in items if i.face_up]
+    concealed = len(items) == 4 and not items[0].face_up and not items[-1].face_up
+    concealed = concealed or (len(items) == 4 and not faces)
+    called = any(i.turned for i in items)
+    return MeldReading(tuple(items), called=called and not concealed, concealed=concealed)
+
+
+def _valid(m: MeldReading) -> bool:
+    tiles = list(m.tiles)
+    if Tile.BACK in tiles:
+        return m.concealed
+    try:
+        Meld.from_tiles(tiles)
+    except InvalidHandError:
+        return False
+    return True
+
+
+# -- a table from above -------------------------------------------------------------------------
+
+_SIDES = ("bottom", "right", "top", "left")
+_FACING = {"bottom": (0.0, -1.0), "right": (-1.0, 0.0), "top": (0.0, 1.0), "left": (1.0, 0.0)}
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """Where the camera sees each seat: set once when the camera is placed.
+
+    ``bottom`` is the seat at the image's bottom edge; play passes counter-clockwise
+    (seen from above), so the next seat sits on the right.
+
+    >>> TableLayout(Seat.SOUTH).side_of(Seat.WEST), TableLayout(Seat.SOUTH).seat_at("left")
+    ('right', Seat.EAST)
+    """
+
+    bottom: Seat = Seat.EAST
+    centre: tuple[float, float] | None = None  # the table's centre in pixels; None: the tiles' centre
+
+    def seat_at(self, side: str) -> Seat:
+        return Seat((self.bottom + _SIDES.index(side)) % 4)
+
+    def side_of(self, seat: Seat) -> str:
+        return _SIDES[(seat - self.bottom) % 4]
+
+
+@dataclass
+class TableRegions:
+    """Stage: detections of a whole table seen from above -> ``TableReading``.
+
+    The walls are the long rows of face-down tiles; the discard pool is what lies
+    inside them (or, with the walls gone, near the centre); each other tile belongs
+    to the seat on whose side of the table it lies. In a seat's zone the outermost
+    row is the standing hand (counted, its faces unseen when edge-on), the rest are
+    melds and flowers.
+    """
+
+    layout: TableLayout = field(default_factory=TableLayout)
+    is_bonus: Callable[[Tile], bool] = _default_is_bonus
+    group_gap: float = 0.12
+    wall_min: int = 5  # a run of this many face-down tiles is a wall
+    pool: float = 0.42  # without walls: the pool is this fraction of the table's half-size
+
+    def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> TableReading:
+        items = to_items(dets)
+        if not items:
+            return TableReading({s: SeatReading(s) for s in Seat}, image_size=image_size)
+        short, long_side = tile_scale(items)
+        runs = [run for row in rows_of(items) for run in row.runs(self.group_gap)]
+        lines = [r for r in runs if len(r) >= self.wall_min and sum(not i.face_up for i in r.items) >= 0.8 * len(r)]
+        self._rot = _table_rotation(lines)
+        centre = self._centre(items, lines, image_size)
+        walls, hands, wall_depth = self._walls_and_hands(lines, centre, long_side)
+        in_lines = {id(i) for r in lines for i in r.items}
+        rest = [i for i in items if id(i) not in in_lines]
+        rest = self._wall_ends(rest, walls, long_side)
+        discards: list[TileItem] = []
+        by_seat: dict[Seat, list[TileItem]] = {s: [] for s in Seat}
+        outside: list[TileItem] = []
+        for i in rest:
+            side, depth = self._scaled_side(i.centre, centre, wall_depth)
+            edge = self._pool_edge(side, wall_depth, centre, items)
+            if not i.face_up and self._by_wall(i, centre, wall_depth, long_side):
+                walls.append(i)  # the last stacks of a wall, too short to be a row
+            elif depth < edge - 0.25 * long_side:
+                discards.append(i)
+            else:
+                outside.append(i)
+        for row in rows_of(outside):
+            for run in row.runs(self.group_gap):
+                side, _ = self._scaled_side(tuple(_centres(run.items).mean(0)), centre, wall_depth)
+                owner = self._owner(run, hands, long_side) or self.layout.seat_at(side)
+                by_seat[owner].extend(run.items)
+        seats = {s: self._seat_reading(s, by_seat[s], hands.get(s, []), centre, long_side) for s in Seat}
+        return TableReading(seats, tuple(discards), tuple(walls), (), image_size)
+
+    def _centre(self, items: list[TileItem], lines: list[Row], image_size: tuple[int, int] | None) -> np.ndarray:
+        if self.layout.centre is not None:
+            return np.array(self.layout.centre, dtype=np.float64)
+        src = [i for r in lines for i in r.items] if len(lines) >= 4 else items
+        b = np.array([i.box for i in src])
+        return np.array([(b[:, 0].min() + b[:, 2].max()) / 2, (b[:, 1].min() + b[:, 3].max()) / 2])
+
+    _rot: np.ndarray = field(default_factory=lambda: np.eye(2), repr=False)
+
+    def _local(self, c: tuple[float, float], centre: np.ndarray) -> tuple[float, float]:
+        """Offset from the centre in the table's own axes (the walls' directions)."""
+        d = self._rot @ (np.asarray(c, dtype=np.float64) - centre)
+        return float(d[0]), float(d[1])
+
+    def _side_depth(self, c: tuple[float, float], centre: np.ndarray) -> tuple[str, float]:
+        dx, dy = self._local(c, centre)
+        if abs(dx) > abs(dy):
+            return ("right" if dx > 0 else "left"), abs(dx)
+        return ("bottom" if dy > 0 else "top"), abs(dy)
+
+    @staticmethod
+    def _owner(run: Row, hands: dict[Seat, list[TileItem]], long_side: float) -> Seat | None:
+        """The seat whose standing row a group lies in front of: parallel to it and nearest.
+
+        Melds run past the row's ends toward the corners, where the sectors between seats
+        would misjudge them; a group of two or more knows its direction, which settles it.
+        """
+        best, score = None, 3.0 * long_side
+        pts_run = _centres(run.items)
+        c = pts_run.mean(0)
+        for seat, row in hands.items():
+            if len(row) < 3:
+                continue
+            pts = _centres(row)
+            d = _pca_direction(pts)
+            if len(run) >= 2 and abs(float(run.direction @ d)) < 0.8:
+                continue  # across this seat's row: not its group
+            mid = pts.mean(0)
+            half = float(np.abs((pts - mid) @ d).max()) + long_side
+            rel = c - mid
+            perp = abs(float(rel @ np.array([-d[1], d[0]])))
+            over = max(0.0, abs(float(rel @ d)) - half)
+            if perp + over < score:
+                best, score = seat, perp + over
+        return best
+
+    @staticmethod
+    def _wall_ends(rest: list[TileItem], walls: list[TileItem], long_side: float) -> list[TileItem]:
+        """Face-down tiles touching a wall are its last stacks (too few to make a row)."""
+        for _ in range(3):  # a few stacks can trail off a wall's end
+            if not walls:
+                return rest
+            w = _centres(walls)
+            joined = [i for i in rest if not i.face_up
+                      and float(np.min(np.hypot(*(w - np.array(i.centre)).T))) < 1.5 * long_side]
+            if not joined:
+                break
+            walls.extend(joined)
+            rest = [i for i in rest if all(i is not j for j in joined)]
+        return rest
+
+    def _by_wall(self, item: TileItem, centre: np.ndarray, wall_depth: dict[str, float], long_side: float) -> bool:
+        """A face-down tile in line with a wall (the wall's last stacks, too few for a row)."""
+        dx, dy = self._local(item.centre, centre)
+        lr, tb = ("right" if dx > 0 else "left"), ("bottom" if dy > 0 else "top")
+        if not wall_depth:
+            return False
+        square = float(np.median(list(wall_depth.values())))  # a side drawn away: the walls are a square
+        for side, d, other, o in ((lr, abs(dx), tb, abs(dy)), (tb, abs(dy), lr, abs(dx))):
+            if abs(d - wall_depth.get(side, square)) < 0.6 * long_side \
+                    and o < wall_depth.get(other, square) + 0.6 * long_side:  # along the wall, not past its end
+                return True
+        return False
+
+    def _scaled_side(self, c: tuple[float, float], centre: np.ndarray, wall_depth: dict[str, float]
+                     ) -> tuple[str, float]:
+        """Side and depth measured in the walls' own square: perspective makes the near side
+        look bigger, so the diagonals between seats go through the walls' corners."""
+        if len(wall_depth) < 2:
+            return self._side_depth(c, centre)
+        fallback = float(np.median(list(wall_depth.values())))
+        dx, dy = self._local(c, centre)
+        sx = wall_depth.get("right" if dx > 0 else "left", fallback)
+        sy = wall_depth.get("bottom" if dy > 0 else "top", fallback)
+        if abs(dx) / sx > abs(dy) / sy:
+            return ("right" if dx > 0 else "left"), abs(dx)
+        return ("bottom" if dy > 0 else "top"), abs(dy)
+
+    def _walls_and_hands(self, lines: list[Row], centre: np.ndarray, long_side: float
+                         ) -> tuple[list[TileItem], dict[Seat, list[TileItem]], dict[str, float]]:
+        """Long rows of backs: on each side the innermost is the wall, one farther out is the
+        standing hand seen from behind; a lone row is a hand when it lies well beyond the
+        walls of the other sides."""
+        per_side: dict[str, list[tuple[float, Row]]] = {}
+        for r in lines:
+            side, depth = self._side_depth(tuple(_centres(r.items).mean(0)), centre)
+            per_side.setdefault(side, []).append((depth, r))
+        inner = sorted(min(d for d, _ in rs) for rs in per_side.values())
+        typical = inner[0] if inner else 0.0
+        walls: list[TileItem] = []
+        hands: dict[Seat, list[TileItem]] = {}
+        wall_depth: dict[str, float] = {}
+        for side, rs in per_side.items():
+            rs.sort(key=lambda t: t[0])
+            for depth, r in rs:
+                is_wall = depth < typical * 1.2 + 0.5 * long_side and side not in wall_depth
+                if is_wall or (depth - wall_depth.get(side, depth)) < 0.6 * long_side and side in wall_depth:
+                    walls.extend(r.items)
+                    wall_depth.setdefault(side, depth)
+                else:
+                    hands.setdefault(self.layout.seat_at(side), []).extend(r.items)
+        return walls, hands, wall_depth
+
+    def _pool_edge(self, side: str, wall_depth: dict[str, float], centre: np.ndarray,
+                   items: list[TileItem]) -> float:
+        if side in wall_depth:
+            return wall_depth[side]
+        if wall_depth:
+            return float(np.median(list(wall_depth.values())))
+        b = np.array([i.box for i in items])
+        half = max(b[:, 2].max() - centre[0], centre[0] - b[:, 0].min(),
+                   b[:, 3].max() - centre[1], centre[1] - b[:, 1].min())
+        return float(half) * self.pool
+
+    def _seat(self, c: tuple[float, float], centre: np.ndarray) -> Seat:
+        dx, dy = self._local(c, centre)
+        side = ("right" if dx > 0 else "left") if abs(dx) > abs(dy) else ("bottom" if dy > 0 else "top")
+        return self.layout.seat_at(side)
+
+    def _seat_reading(self, seat: Seat, items: list[TileItem], hand_rows: list[TileItem], centre: np.ndarray,
+                      long_side: float) -> SeatReading:
+        fx, fy = self._rot.T @ np.array(_FACING[self.layout.side_of(seat)])  # back to image axes
+        right = np.array([-fy, fx])  # the player's right hand, seen from above
+        toward = -np.array([fx, fy])  # from the centre toward the player
+        hand = list(hand_rows)
+        front = list(items)
+        if not hand and items:
+            # no row of backs: the standing hand shows its faces (it faces the camera):
+            # the outermost band of tiles, one tile deep
+            depth = (_centres(items) - centre) @ toward
+            outer = depth > depth.max() - 0.6 * long_side
+            hand = [i for i, o in zip(items, outer, strict=True) if o and not self.is_bonus(i.tile)]
+            front = [i for i, o in zip(items, outer, strict=True) if not (o and not self.is_bonus(i.tile))]
+        melds: list[MeldReading] = []
+        flowers: list[TileItem] = []
+        for row in rows_of(front):
+            row = Row.build(row.items, right)  # the seat's own left-to-right
+            for run in row.runs(self.group_gap):
+                bonus = [k for k, i in enumerate(run.items) if i.face_up and self.is_bonus(i.tile)]
+                flowers.extend(run.items[k] for k in bonus)
+                keep = [k for k in range(len(run)) if k not in bonus]
+                turned = run.turned()
+                if len(keep) >= 3:
+                    melds.extend(_split_melds([run.items[k] for k in keep], [bool(turned[k]) for k in keep]))
+                else:
+                    hand.extend(run.items[k] for k in keep)  # stragglers: most likely the hand's
+        hand.sort(key=lambda i: float(np.array(i.centre) @ right))
+        return SeatReading(seat, tuple(hand), tuple(melds), tuple(flowers))
+
+
+def _table_rotation(lines: list[Row]) -> np.ndarray:
+    """The rotation taking image axes to the table's: the walls' mean direction modulo 90°
+    (a camera turned a little around the table), from the longest rows of backs."""
+    if not lines:
+        return np.eye(2)
+    angles = np.array([math.atan2(r.direction[1], r.direction[0]) for r in lines])
+    weights = np.array([len(r) for r in lines], dtype=np.float64)
+    four = np.angle(np.sum(weights * np.exp(4j * angles))) / 4  # 4θ folds the four walls together
+    c, s = math.cos(-four), math.sin(-four)
+    return np.array([[c, -s], [s, c]])
+
+
+def _edge_on(run: Row, short: float) -> bool:
+    """Standing tiles seen from above show only their top edge: very thin boxes."""
+    return bool(np.median(run.across) < 0.55 * short)
+
+
+def _inside(c: tuple[float, float], b: tuple[float, float, float, float]) -> bool:
+    return b[0] < c[0] < b[2] and b[1] < c[1] < b[3]
+
+
+def describe(reading: Any) -> str:
+    """One line per region, for logs and the CLI."""
+    if isinstance(reading, HandReading):
+        parts = [" ".join(str(i.tile) for i in reading.concealed)]
+        parts += ["[" + " ".join(str(t) for t in m.tiles) + "]" for m in reading.melds]
+        if reading.flowers:
+            parts.append("/ " + " ".join(str(i.tile) for i in reading.flowers))
+        return " ".join(parts)
+    return repr(reading)

@@ -1,0 +1,438 @@
+"""Rendered tables with a known script of events: for the live benchmark, tests and demos.
+
+Built on the renderer's public pieces (``vision.synth.render``: ``Box``, ``Camera``,
+``render``; ``vision.synth.faces``: ``face_image``, ``make_style``). A camera fixed
+above the table (East at the bottom edge) watches a game: each scripted step
+(discard, chow/pung from the last discard, concealed kang, flower) changes the
+table; every frame comes with its ground-truth labels, and hands pass over the
+table now and then (hiding what is under them).
+
+>>> script = ScriptedTable.demo_script()
+>>> [str(e) for e in script[:2]]
+['East discards 9m', 'South discards 1p']
+>>> table = ScriptedTable(script, size=(480, 270), fps=4, hold=0.5)
+>>> frames = list(table.frames())
+>>> len(frames) == table.frame_count, frames[0].image.shape
+(True, (270, 480, 3))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from engine.hand import MeldKind
+from engine.seats import Seat
+from engine.tiles import Tile, parse_tiles
+
+__all__ = ["Step", "ScriptedTable", "VideoFrame", "guide_photo", "labels_to_detections"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One scripted change: ``kind`` is discard, chow, pung, kang (concealed) or flower."""
+
+    kind: str
+    seat: Seat
+    tiles: tuple[Tile, ...]
+    from_seat: Seat | None = None  # chow/pung: who discarded the called tile
+
+    def __str__(self) -> str:
+        codes = "".join(str(t) for t in self.tiles) if self.kind != "discard" else str(self.tiles[0])
+        if self.kind == "discard":
+            return f"{self.seat} discards {codes}"
+        return f"{self.seat} {self.kind} {codes}"
+
+    @property
+    def meld_kind(self) -> MeldKind | None:
+        return {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kang": MeldKind.CONCEALED_KANG}.get(self.kind)
+
+
+@dataclass
+class VideoFrame:
+    index: int
+    time: float  # seconds since the start of the video
+    image: np.ndarray  # BGR
+    labels: list[dict[str, Any]]  # the renderer's labels of the tiles visible in this frame
+    step: int  # how many scripted steps the picture shows
+
+
+def labels_to_detections(labels: list[dict[str, Any]]) -> Any:
+    """Ground truth as a ``Detections`` (face-down tiles are ``Tile.BACK``): a perfect reader."""
+    from vision.detections import Detections
+
+    xyxy = np.array([lab["box"] for lab in labels], np.float32).reshape(-1, 4)
+    up = np.array([lab.get("face") == "up" for lab in labels], bool)
+    codes = np.array([int(Tile.parse(lab["code"])) if u else int(Tile.BACK) for lab, u in zip(labels, up, strict=True)],
+                     np.int64)
+    ones = np.ones(len(labels), np.float32)
+    return Detections(xyxy, ones, up).with_codes(codes, ones)
+
+
+# -- building tiles -------------------------------------------------------------------------------
+
+_Z = np.array([0.0, 0.0, 1.0])
+
+
+def _rot(yaw: float) -> np.ndarray:
+    c, s = math.cos(yaw), math.sin(yaw)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+class _Builder:
+    def __init__(self, style_index: int, height: float = 34.0) -> None:
+        from vision.synth.faces import face_image, make_style
+
+        self.style = make_style(style_index)
+        self.face = face_image
+        self.H = height
+        self.W = height * self.style.aspect
+        self.T = height * self.style.depth
+        r, g, bl = (int(v * 0.96) for v in self.style.face_rgb)
+        body = (r, g, bl)
+        self.layers: list[tuple[float, tuple[int, int, int]]] = [
+            (1 - self.style.back_frac, body), (self.style.back_frac, self.style.back_rgb)]
+        self.objects: list[Any] = []
+
+    def tile(self, code: Tile, x: float, y: float, z: float, yaw: float, pose: str,
+             label: dict[str, Any], tilt: float = 0.12) -> None:
+        from vision.synth.render import Box
+
+        rz = _rot(yaw)
+        if pose == "up":
+            an, av = _Z, np.array([0.0, 1.0, 0.0])
+        elif pose == "down":
+            an, av = -_Z, np.array([0.0, 1.0, 0.0])
+        else:  # standing, its face toward the player (local -y), leaning back a little
+            an = np.array([0.0, -math.cos(tilt), math.sin(tilt)])
+            av = np.array([0.0, math.sin(tilt), math.cos(tilt)])
+        an, av = rz @ an, rz @ av
+        au = np.cross(av, an)
+        half = self.T / 2 if pose != "stand" else self.H / 2 * math.cos(tilt) + self.T / 2 * math.sin(tilt)
+        c = np.array([x, y, z + half])
+        self.objects.append(Box(c, au, av, an, (self.W, self.H, self.T), self.face(code, self.style),
+                                self.face(Tile.BACK, self.style), self.layers,
+                                {"code": str(code), **label}))
+
+
+def _camera(size: tuple[int, int], span: float, elevation: float = 72.0, shift: float = 0.0) -> Any:
+    from vision.synth.render import Camera
+
+    elev = math.radians(elevation)
+    f = size[1] * 1.1
+    dist = f * span / size[1]
+    target = np.array([0.0, -shift, 0.0])  # aim a little toward the near side: it looks bigger
+    eye = target + dist * np.array([0.0, -math.cos(elev), math.sin(elev)])
+    return Camera.look_at(eye, target, f, size)
+
+
+def _felt(cam: Any, rgb: tuple[int, int, int] = (34, 110, 70)) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(3)
+    noisy = np.clip(np.array(rgb, np.float32) + rng.normal(0, 6, (128, 128, 3)), 0, 255).astype(np.uint8)
+    tex = np.asarray(cv2.GaussianBlur(noisy, (3, 3), 0), dtype=np.uint8)
+    mm = 8.0  # mm per texture pixel
+    a = np.array([[mm, 0, -64 * mm], [0, mm, -64 * mm], [0, 0, 1]])
+    return tex, cam.plane_homography() @ a
+
+
+def _paint(cam: Any, objects: list[Any]) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    from vision.synth.render import render
+
+    tex, hom = _felt(cam)
+    res = render(cam, tex, hom, objects, [], np.array([0.2, -0.4, 1.0]), 0.6, shadows=True,
+                 shadow_offset=(3.0, 4.0), shadow_strength=0.3, min_visible=0.3)
+    labels: list[dict[str, Any]] = []
+    for raw in res.labels:  # plain ints, so the labels write as JSON
+        lab: dict[str, Any] = {k: (int(v) if isinstance(v, np.integer) else v) for k, v in raw.items()}
+        lab["box"] = [int(v) for v in raw["box"]]
+        labels.append(lab)
+    image = np.clip(np.asarray(res.image, np.float32), 0, 255).astype(np.uint8)  # whatever the renderer hands back
+    return np.ascontiguousarray(image[:, :, ::-1]), labels
+
+
+# -- the scripted table -----------------------------------------------------------------------------
+
+
+@dataclass
+class _SeatState:
+    hand: int
+    melds: list[tuple[Step, int]] = field(default_factory=list)  # step and its turned tile index
+    flowers: list[Tile] = field(default_factory=list)
+    discards: list[Tile] = field(default_factory=list)
+
+
+class ScriptedTable:
+    """A game played on a rendered table, frame by frame.
+
+    ``hold`` seconds between steps; ``fps`` frames per second; ``occlusion`` is the
+    share of steps during which a hand passes over the table.
+    """
+
+    def __init__(self, script: list[Step], *, size: tuple[int, int] = (1920, 1080), fps: float = 10.0,
+                 hold: float = 1.2, hand_size: int = 16, style: int = 5, seed: int = 0,
+                 occlusion: float = 0.3) -> None:
+        self.script = script
+        self.size = size
+        self.fps = fps
+        self.hold = hold
+        self.hand_size = hand_size
+        self.style = style
+        self.seed = seed
+        self.occlusion = occlusion
+        self.per_step = max(1, int(round(hold * fps)))
+        self.frame_count = self.per_step * (len(script) + 1)
+        self._cache: dict[int, tuple[np.ndarray, list[dict[str, Any]]]] = {}
+        b = _Builder(style)
+        self._wall_half = 18 * b.W / 2 + b.H / 2 + 6
+        self._row = self._wall_half + b.H * 1.5 + 70
+        self.camera = _camera(size, 2.3 * (self._row + b.H * 1.2), shift=0.1 * self._row)
+
+    @staticmethod
+    def demo_script() -> list[Step]:
+        """A short Filipino-style game: discards all round, a pung, a chow, a secret, flowers."""
+        def t(text: str) -> tuple[Tile, ...]:
+            return tuple(parse_tiles(text))
+
+        E, S, W, N = Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH  # noqa: N806
+        return [
+            Step("discard", E, t("9m")), Step("discard", S, t("1p")), Step("discard", W, t("4s")),
+            Step("discard", N, t("7p")), Step("flower", E, t("2f")), Step("discard", E, t("7p")),
+            Step("pung", W, t("777p"), from_seat=E), Step("discard", W, t("2m")),
+            Step("discard", N, t("8s")), Step("chow", E, t("678s"), from_seat=N),
+            Step("discard", E, t("5m")), Step("kang", S, t("3333m")), Step("flower", S, t("6f")),
+            Step("discard", S, t("9p")), Step("discard", W, t("1s")), Step("discard", N, t("3p")),
+        ]
+
+    # -- state --------------------------------------------------------------------------------------
+    def state(self, upto: int) -> dict[Seat, _SeatState]:
+        seats = {s: _SeatState(self.hand_size) for s in Seat}
+        last: Seat | None = None
+        for step in self.script[:upto]:
+            st = seats[step.seat]
+            if step.kind == "discard":
+                st.discards.append(step.tiles[0])
+                last = step.seat
+            elif step.kind == "flower":
+                st.flowers.append(step.tiles[0])
+            elif step.kind in ("chow", "pung"):
+                if last is not None and seats[last].discards:
+                    seats[last].discards.pop()
+                turned = {1: 0, 2: 1, 3: 2}[(step.seat - (step.from_seat or step.seat.previous)) % 4 or 3]
+                st.melds.append((step, turned))
+                st.hand -= 2
+            elif step.kind == "kang":
+                st.melds.append((step, -1))
+                st.hand -= 3
+        return seats
+
+    def _objects(self, upto: int) -> list[Any]:
+        b = _Builder(self.style)
+        rng = np.random.default_rng([self.seed, 99])
+        drawn = upto  # one wall stack per step, taken from East's wall clockwise
+        stacks = 18
+        for seat in Seat:
+            yaw = seat * math.pi / 2
+            rz = _rot(yaw)
+            for k in range(stacks):
+                if seat * stacks + k < drawn:
+                    continue
+                p = rz @ np.array([(k - (stacks - 1) / 2) * (b.W + 0.4), -self._wall_half, 0.0])
+                for level in (0, 1):
+                    b.tile(Tile(int(rng.integers(34))), p[0], p[1], level * b.T, yaw, "down",
+                           {"region": "wall", "seat": None, "group": None, "turned": False})
+        for seat, st in self.state(upto).items():
+            self._seat_objects(b, seat, st, rng)
+        return b.objects
+
+    def _seat_objects(self, b: _Builder, seat: Seat, st: _SeatState, rng: np.random.Generator) -> None:
+        yaw = seat * math.pi / 2
+        rz = _rot(yaw)
+        gid = int(seat) * 10
+        n = st.hand
+        for j in range(n):
+            lx = (j - (n - 1) / 2) * (b.W + 0.5)
+            p = rz @ np.array([lx, -self._row, 0.0])
+            b.tile(Tile(int(rng.integers(34))), p[0], p[1], 0.0, yaw, "stand",
+                   {"region": "hand", "seat": int(seat), "group": gid, "turned": False})
+        x = -(self._row - b.H * 0.5) * 0.9  # melds start at the player's left
+        y = -self._row + b.H * 1.25
+        for step, turned in st.melds:
+            gid += 1
+            for j, tile in enumerate(step.tiles):
+                is_turned = j == turned
+                w = b.H if is_turned else b.W
+                ly = y + ((b.W - b.H) / 2 if is_turned else 0.0)
+                p = rz @ np.array([x + w / 2, ly, 0.0])
+                down = step.kind == "kang" and j in (0, len(step.tiles) - 1)
+                b.tile(tile, p[0], p[1], 0.0, yaw + (math.pi / 2 if is_turned else 0.0), "down" if down else "up",
+                       {"region": "meld", "seat": int(seat), "group": gid, "turned": is_turned})
+                x += w + 0.5
+            x += b.W * 0.6
+        if st.flowers:
+            gid += 1
+            x += b.W * 0.6
+            for tile in st.flowers:
+                p = rz @ np.array([x + b.W / 2, y, 0.0])
+                b.tile(tile, p[0], p[1], 0.0, yaw, "up",
+                       {"region": "flower", "seat": int(seat), "group": gid, "turned": False})
+                x += b.W + 0.5
+        # discards: rows of six in front of the discarder, inside the walls
+        for k, tile in enumerate(st.discards):
+            lx = (k % 6 - 2.5) * (b.W + 3)
+            ly = -self._wall_half + b.H * (1.6 + 1.15 * (k // 6))
+            p = rz @ np.array([lx, ly, 0.0])
+            b.tile(tile, p[0], p[1], 0.0, yaw + float(rng.normal(0, 0.08)), "up",
+                   {"region": "discard", "seat": int(seat), "group": None, "turned": False})
+
+    def picture(self, upto: int) -> tuple[np.ndarray, list[dict[str, Any]]]:
+        """The table after ``upto`` steps (cached): BGR image and labels."""
+        if upto not in self._cache:
+            self._cache[upto] = _paint(self.camera, self._objects(upto))
+        return self._cache[upto]
+
+    # -- frames -----------------------------------------------------------------------------------------
+    def step_time(self, k: int) -> float:
+        """When (seconds into the video) step ``k`` (0-based) first shows."""
+        return (k + 1) * self.per_step / self.fps
+
+    def frames(self) -> Iterator[VideoFrame]:
+        rng = np.random.default_rng([self.seed, 7])
+        passes = {k for k in range(len(self.script) + 1) if rng.random() < self.occlusion}
+        for i in range(self.frame_count):
+            upto = i // self.per_step
+            image, labels = self.picture(upto)
+            within = i % self.per_step
+            if upto in passes and 0 < within < self.per_step - 1:
+                image, labels = self._hand_over(image, labels, upto, within)
+            yield VideoFrame(i, i / self.fps, image, labels, upto)
+
+    def _hand_over(self, image: np.ndarray, labels: list[dict[str, Any]], upto: int, within: int
+                   ) -> tuple[np.ndarray, list[dict[str, Any]]]:
+        """A forearm sweeping in from the bottom edge: tiles mostly under it are not seen."""
+        w, h = self.size
+        rng = np.random.default_rng([self.seed, upto])
+        x0 = float(rng.uniform(0.2, 0.8)) * w
+        reach = (within / self.per_step) * 0.55 * h
+        tip = np.array([x0 + float(rng.normal(0, 0.1)) * w, h - reach])
+        base = np.array([x0, h + 20.0])
+        width = 0.07 * w
+        mask = np.zeros((h, w), np.uint8)
+        cv2.line(mask, tuple(int(v) for v in base), tuple(int(v) for v in tip), 255, int(width))
+        cv2.circle(mask, tuple(int(v) for v in tip), int(width * 0.7), 255, -1)
+        out = image.copy()
+        out[mask > 0] = (120, 150, 200)
+        kept = []
+        for lab in labels:
+            x1, y1, x2, y2 = lab["box"]
+            covered = float(mask[y1:y2, x1:x2].mean()) / 255 if x2 > x1 and y2 > y1 else 1.0
+            if covered < 0.5:
+                kept.append(lab)
+        return out, kept
+
+
+def guide_photo(variant: str, style: int, size: tuple[int, int] = (1600, 1200), seed: int = 0
+                ) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """A rendered photo of one of each tile laid out as the calibration guide shows."""
+    from vision.calibrate import guide_rows
+
+    rows = guide_rows(variant)
+    b = _Builder(style)
+    rng = np.random.default_rng(seed)
+    cols = max(len(r) for r in rows)
+    gap_x, gap_y = b.W * 0.35, b.H * 0.7
+    for r, row in enumerate(rows):
+        for c, tile in enumerate(row):
+            x = (c - (cols - 1) / 2) * (b.W + gap_x) + float(rng.normal(0, 1))
+            y = ((len(rows) - 1) / 2 - r) * (b.H + gap_y) + float(rng.normal(0, 1))
+            b.tile(tile, x, y, 0.0, float(rng.normal(0, 0.03)), "up",
+                   {"region": "guide", "seat": None, "group": r, "turned": False})
+    span = len(rows) * (b.H + gap_y) + 2 * b.H
+    cam = _camera(size, span * 1.05, elevation=80.0)
+    return _paint(cam, b.objects)
+
+
+@dataclass(frozen=True)
+class HandLayout:
+    """What a hand photo shows: the concealed row, melds in front of it, flowers beside them.
+
+    ``melds`` are (tiles, turned index or -1, secret): a secret shows its outer tiles face down.
+    """
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[tuple[tuple[Tile, ...], int, bool], ...] = ()
+    flowers: tuple[Tile, ...] = ()
+    drawn_gap: bool = False  # the last concealed tile set a little apart
+    second_hand: tuple[Tile, ...] = ()  # another player's row behind (a photo of two hands)
+
+    @classmethod
+    def parse(cls, text: str, **kw: Any) -> HandLayout:
+        """``"123m456p 99s / [555p]^1 (2222s) / 1f 2f"``: concealed / melds (^k: turned tile k) / flowers.
+
+        >>> lay = HandLayout.parse("123m / [555p]^0 (7777s) / 3f")
+        >>> len(lay.concealed), lay.melds[1][2], lay.flowers
+        (3, True, (Tile.FLOWER3,))
+        """
+        parts = [p.strip() for p in text.split("/")] + ["", ""]
+        melds = []
+        for token in parts[1].split():
+            secret = token.startswith("(")
+            body, _, turn = token.strip("[]()").partition("^")
+            body = body.rstrip("])")
+            melds.append((tuple(parse_tiles(body)), int(turn.rstrip("])")) if turn else -1, secret))
+        return cls(tuple(parse_tiles(parts[0])), tuple(melds), tuple(parse_tiles(parts[2])), **kw)
+
+
+def hand_photo(layout: HandLayout, *, style: int = 3, size: tuple[int, int] = (1280, 960),
+               elevation: float = 55.0, roll: float = 0.0, yaw: float = 0.0, seed: int = 0
+               ) -> tuple[np.ndarray, list[dict[str, Any]]]:
+    """A rendered photo of one hand as a player photographs it (labels carry region and group).
+
+    ``roll`` tilts the photo (degrees); ``yaw`` turns the camera around the row.
+    """
+    from vision.synth.render import Camera
+
+    b = _Builder(style)
+    rng = np.random.default_rng(seed)
+    n = len(layout.concealed)
+    gap = b.W * 0.5 if layout.drawn_gap else 0.0
+    x0 = -(n * (b.W + 0.3) + gap) / 2
+    for j, tile in enumerate(layout.concealed):
+        x = x0 + j * (b.W + 0.3) + b.W / 2 + (gap if j == n - 1 else 0.0)
+        b.tile(tile, x, 0.0, 0.0, float(rng.normal(0, 0.01)), "stand",
+               {"region": "hand", "seat": 0, "group": 0, "turned": False}, tilt=0.15)
+    y = -b.H * 1.15  # melds in front of the row, toward the camera
+    x = x0
+    for g, (tiles, turned, secret) in enumerate(layout.melds, start=1):
+        for j, tile in enumerate(tiles):
+            is_turned = j == turned
+            w = b.H if is_turned else b.W
+            ly = y + ((b.W - b.H) / 2 if is_turned else 0.0)
+            down = secret and j in (0, len(tiles) - 1)
+            b.tile(tile, x + w / 2, ly, 0.0, (math.pi / 2 if is_turned else 0.0) + float(rng.normal(0, 0.01)),
+                   "down" if down else "up", {"region": "meld", "seat": 0, "group": g, "turned": is_turned})
+            x += w + 0.4
+        x += b.W * 0.45
+    if layout.flowers:
+        x += b.W * 0.5
+        for tile in layout.flowers:
+            b.tile(tile, x + b.W / 2, y, 0.0, float(rng.normal(0, 0.01)), "up",
+                   {"region": "flower", "seat": 0, "group": len(layout.melds) + 1, "turned": False})
+            x += b.W + 0.4
+    if layout.second_hand:
+        m = len(layout.second_hand)
+        for j, tile in enumerate(layout.second_hand):
+            b.tile(tile, -(m * (b.W + 0.3)) / 2 + j * (b.W + 0.3) + b.W / 2, b.H * 2.2, 0.0, 0.0, "stand",
+                   {"region": "hand", "seat": 1, "group": 99, "turned": False}, tilt=0.15)
+    width = max(n * (b.W + 0.3) + gap, x - x0) + b.W
+    f = size[0] * 0.95
+    dist = f * width * 1.05 / size[0]  # the hand fills most of the width
+    elev, az = math.radians(elevation), math.radians(yaw)
+    target = np.array([0.0, -b.H * 0.4 + (b.H if layout.second_hand else 0.0), b.H * 0.3])
+    eye = target + dist * np.array([math.sin(az) * math.cos(elev), -math.cos(az) * math.cos(elev), math.sin(elev)])
+    cam = Camera.look_at(eye, target, f, size, roll=math.radians(roll))
+    return _paint(cam, b.objects)

@@ -1,0 +1,182 @@
+"""Temporal smoothing for live video: tiles that stay put, named by a vote.
+
+A tile is reported once it has been seen ``appear`` frames in a row at the same
+place (IoU matching of boxes), and dropped only after it has been missing for
+``disappear`` frames. Its name is a confidence-weighted vote over its last
+``votes`` reads. A hand passing over the table hides tiles for a few frames (they
+stay: misses are not even counted while a large share of the table is hidden at
+once) and carries tiles through the picture (they never stay put long enough to
+be reported).
+
+>>> import numpy as np
+>>> from vision.detections import Detections
+>>> s = TileSmoother(appear=2, disappear=2)
+>>> d = Detections(np.array([[0, 0, 10, 14.]]), np.ones(1), np.ones(1, bool)).with_codes(
+...     np.array([4]), np.ones(1))
+>>> [len(s.update(d)) for _ in range(3)]
+[0, 1, 1]
+>>> [len(s.update(Detections.empty())) for _ in range(3)]
+[1, 0, 0]
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.tiles import Tile
+from vision.detections import Detections
+from vision.readings import TileItem
+from vision.regions import to_items
+
+__all__ = ["TileSmoother", "Track", "box_iou"]
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in ``a`` (N, 4) with every box in ``b`` (M, 4).
+
+    >>> box_iou(np.array([[0, 0, 10, 10.]]), np.array([[5, 0, 15, 10.], [20, 20, 30, 30]])).round(3).tolist()
+    [[0.333, 0.0]]
+    """
+    a = np.asarray(a, dtype=np.float64).reshape(-1, 4)
+    b = np.asarray(b, dtype=np.float64).reshape(-1, 4)
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return np.asarray(inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9))
+
+
+@dataclass
+class Track:
+    """One physical tile followed over frames."""
+
+    id: int
+    box: np.ndarray
+    votes: deque[tuple[Tile, float]]
+    hits: int = 1  # consecutive frames seen (while tentative)
+    misses: int = 0  # consecutive frames missed
+    hidden: int = 0  # consecutive frames missed while much of the table was hidden
+    confirmed: bool = False
+    first_seen: float = 0.0  # time of the first sighting (for latency)
+    confirmed_at: float = 0.0
+
+    def name(self) -> tuple[Tile, float]:
+        """The vote winner and its share of the (confidence-weighted) votes."""
+        tally: dict[Tile, float] = {}
+        for tile, conf in self.votes:
+            tally[tile] = tally.get(tile, 0.0) + max(conf, 1e-3)
+        tile, weight = max(tally.items(), key=lambda kv: kv[1])
+        return tile, weight / sum(tally.values())
+
+    def item(self) -> TileItem:
+        tile, share = self.name()
+        confs = [c for t, c in self.votes if t == tile]
+        box = tuple(float(v) for v in self.box)
+        return TileItem(tile, box, round(share * float(np.mean(confs)), 4), track=self.id)  # type: ignore[arg-type]
+
+
+@dataclass
+class TileSmoother:
+    """Stage: per-frame detections -> the steady tiles (``TileItem`` with ``track`` ids)."""
+
+    appear: int = 3
+    disappear: int = 15
+    iou: float = 0.4  # a detection continues a track when their boxes overlap this much
+    votes: int = 15
+    occluded: float = 0.3  # when this share of the steady tiles vanishes at once, misses don't count
+    smoothing: float = 0.5  # weight of the new box in the running box
+    tracks: list[Track] = field(default_factory=list)
+    _next_id: int = 0
+    frames: int = 0
+
+    def update(self, dets: Detections | Sequence[TileItem], t: float | None = None) -> list[TileItem]:
+        """Feed one frame's detections; returns the steady tiles, ordered by track id."""
+        now = float(self.frames if t is None else t)
+        self.frames += 1
+        items = to_items(dets)
+        boxes = np.array([i.box for i in items], dtype=np.float64).reshape(-1, 4)
+        pairs = self._match(boxes)
+        matched_tracks = {ti for ti, _ in pairs}
+        matched_dets = {di for _, di in pairs}
+        for ti, di in pairs:
+            self._hit(self.tracks[ti], boxes[di], items[di], now)
+        steady = [k for k, tr in enumerate(self.tracks) if tr.confirmed]
+        lost = [k for k in steady if k not in matched_tracks]
+        freeze = len(steady) >= 3 and len(lost) >= self.occluded * len(steady)
+        survivors = []
+        for k, tr in enumerate(self.tracks):
+            if k not in matched_tracks:
+                if not tr.confirmed:
+                    continue  # a tentative tile that did not stay: a tile in a moving hand, noise
+                tr.hidden = tr.hidden + 1 if freeze else 0
+                if not freeze or tr.hidden > 4 * self.disappear:  # not forever: the table may be cleared
+                    tr.misses += 1
+                if tr.misses >= self.disappear:
+                    continue
+            survivors.append(tr)
+        self.tracks = survivors
+        for di, item in enumerate(items):
+            if di not in matched_dets:
+                self._new(boxes[di], item, now)
+        self._moved([self.tracks[ti] for ti, _ in pairs if ti < len(self.tracks)], now)
+        return [tr.item() for tr in self.tracks if tr.confirmed]
+
+    def _moved(self, candidates: list[Track], now: float) -> None:
+        """A face-up tile confirmed at a new place while the same tile is missing from its
+        old place has moved (a flower re-laid, a discard taken into a meld): drop the old
+        one now instead of ``disappear`` frames later."""
+        fresh = [tr for tr in self.tracks if tr.confirmed and tr.confirmed_at == now and tr.misses == 0]
+        for tr in fresh:
+            tile, _ = tr.name()
+            if tile is Tile.BACK:
+                continue
+            stale = [o for o in self.tracks if o.confirmed and o.misses >= 2 and o.name()[0] == tile]
+            if stale:
+                self.tracks.remove(max(stale, key=lambda o: o.misses))
+
+    def _match(self, boxes: np.ndarray) -> list[tuple[int, int]]:
+        """Greedy matching, best overlap first (one track per detection and vice versa)."""
+        if not self.tracks or not len(boxes):
+            return []
+        iou = box_iou(np.array([tr.box for tr in self.tracks]), boxes)
+        pairs = []
+        used_t: set[int] = set()
+        used_d: set[int] = set()
+        for flat in np.argsort(-iou, axis=None):
+            ti, di = divmod(int(flat), iou.shape[1])
+            if iou[ti, di] < self.iou:
+                break
+            if ti in used_t or di in used_d:
+                continue
+            used_t.add(ti)
+            used_d.add(di)
+            pairs.append((ti, di))
+        return pairs
+
+    def _hit(self, tr: Track, box: np.ndarray, item: TileItem, now: float) -> None:
+        a = self.smoothing
+        tr.box = (1 - a) * tr.box + a * box
+        tr.votes.append((item.tile, item.confidence))
+        tr.misses = 0
+        tr.hits += 1
+        if not tr.confirmed and tr.hits >= self.appear:
+            tr.confirmed = True
+            tr.confirmed_at = now
+
+    def _new(self, box: np.ndarray, item: TileItem, now: float) -> None:
+        votes: deque[tuple[Tile, float]] = deque([(item.tile, item.confidence)], maxlen=self.votes)
+        tr = Track(self._next_id, box.copy(), votes, first_seen=now)
+        if self.appear <= 1:
+            tr.confirmed, tr.confirmed_at = True, now
+        self._next_id += 1
+        self.tracks.append(tr)
+
+    def reset(self) -> None:
+        self.tracks.clear()
