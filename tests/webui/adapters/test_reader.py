@@ -1,0 +1,78 @@
+"""Photo readings: the layout survives corrections and JSON; vision's HandReading converts."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.hand import Hand
+from engine.tiles import Tile
+from tests.webui.helpers import render_hand_photo
+from vision.readings import HandReading, MeldReading, TileItem
+from webui.adapters.reader import PhotoReading, from_hand_reading
+from webui.views.photo import reading_from_hand
+
+HANDS = ["11m345p678s78s [234m] [789p] / 3f4f", "123m456p789s1122z", "11m (2222p) <3333s> [123m] / 1z2f"]
+
+
+@given(st.sampled_from(HANDS), st.data())
+@settings(max_examples=25, deadline=None)
+def test_reading_round_trips_a_hand_and_a_correction_changes_one_tile(text: str, data: st.DataObject) -> None:
+    hand = Hand.parse(text)
+    reading = reading_from_hand(hand)
+    assert Hand.parse(reading.hand_text()).all_tiles() == hand.all_tiles()
+    assert PhotoReading.from_json(reading.to_json()) == reading
+    i = data.draw(st.sampled_from(reading.concealed))
+    new = data.draw(st.sampled_from([t for t in Tile if t.is_playable]))
+    fixed = reading.corrected(i, str(new))
+    changed = [a for a, b in zip(reading.tiles, fixed.tiles, strict=True) if a != b]
+    assert len(changed) == 1 and fixed.tiles[i].tile == str(new) and fixed.tiles[i].corrected
+
+
+def test_vision_hand_reading_converts_with_regions_and_groups() -> None:
+    it = lambda code, x: TileItem(Tile.parse(code), (x, 0.0, x + 10.0, 14.0), 0.9)  # noqa: E731
+    back = TileItem(Tile.BACK, (0, 0, 1, 1))
+    hr = HandReading(concealed=(it("1m", 0), it("2m", 11), it("3m", 22)),
+                     melds=(MeldReading((back, it("7p", 50), it("7p", 61), back), concealed=True),),
+                     flowers=(it("2f", 100),), others=(it("9s", 300),), image_size=(400, 50))
+    reading = from_hand_reading(hr, (1, 1))
+    assert (reading.width, reading.height) == (400, 50)
+    assert reading.hand_text() == "1m2m3m (7p7p7p7p) / 2f"
+    assert [t.region for t in reading.tiles] == ["hand"] * 3 + ["meld"] * 4 + ["flower", "other"]
+
+
+def test_rendered_photo_truth_matches_the_hand() -> None:
+    data, truth = render_hand_photo(HANDS[0])
+    assert data[:4] == b"\x89PNG"
+    assert Hand.parse(truth.hand_text()).all_tiles() == Hand.parse(HANDS[0]).all_tiles()
+    assert all(t.box[2] <= truth.width and t.box[3] <= truth.height for t in truth.tiles)
+
+
+def test_real_pipeline_reads_a_rendered_photo_into_the_hand(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from tests.webui.helpers import PipelineOracle, render_hand_scene
+    from webui.adapters.reader import PhotoReader
+
+    data, labels = render_hand_scene("11m345p678s78s / [234m]^0 (7777p) / 3f 4f")
+    oracle = PipelineOracle()
+    oracle.add(data, labels)
+    photo = Path(str(tmp_path)) / "hand.png"
+    photo.write_bytes(data)
+    reading = PhotoReader(read_fn=oracle).read(str(photo), "filipino", (1280, 800))
+    assert Hand.parse(reading.hand_text()) == Hand.parse("11m345p678s78s [234m] (7777p) / 3f4f")
+    assert {t.region for t in reading.tiles} == {"hand", "meld", "flower"}
+    assert all(t.box[2] > t.box[0] for t in reading.tiles)
+
+
+def test_missing_models_are_said_plainly(tmp_path: object) -> None:
+    import pytest
+
+    from vision.onnx_runtime import ModelLoadError
+    from webui.adapters.reader import PhotoReader, ReaderUnavailable
+
+    def no_models(path: str, variant: str) -> object:
+        raise ModelLoadError("'/x/models/detector.onnx': model file not found")
+
+    with pytest.raises(ReaderUnavailable, match="models are not installed yet"):
+        PhotoReader(read_fn=no_models).read("x.png", "filipino", (10, 10))

@@ -1,0 +1,72 @@
+"""The camera adapter: a rendered table video with scripted events, through the real camera
+pipeline (regions, smoothing, events) and the real referee, to the page's announcements."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.seats import Seat
+from webui.adapters.referee import RefereeBook
+from webui.adapters.rules import Rules
+from webui.adapters.tablebook import TableSetup
+from webui.camera import CameraSource, pipeline_updates
+from webui.live import LiveHub
+
+scripted = pytest.importorskip("vision.scripted")
+
+
+def test_scripted_table_video_reaches_the_announcements(tmp_path: Path) -> None:
+    from vision.pipeline import LivePipeline
+    from vision.regions import TableLayout
+
+    table = scripted.ScriptedTable(scripted.ScriptedTable.demo_script()[:6], size=(960, 540), fps=4, hold=1.0,
+                                   occlusion=0.0)
+    labels: list[dict[str, Any]] = []
+    pipe = LivePipeline(lambda image: scripted.labels_to_detections(labels), variant="filipino",
+                        layout=TableLayout(bottom=Seat.EAST), first=Seat.EAST)
+
+    def frames() -> Any:
+        for f in table.frames():
+            labels[:] = f.labels  # the perfect detector sees what the renderer drew
+            yield f.image, f.time, f.index
+
+    book = RefereeBook(str(tmp_path / "t.sqlite3"), Rules())
+    book.new_table(TableSetup("filipino"))
+    hub = LiveHub(None, book, Rules(), "filipino")
+    q = hub.subscribe()
+    seen_tiles = 0
+    for update in pipeline_updates(pipe, frames(), threading.Event()):
+        assert update.frame is not None
+        seen_tiles = max(seen_tiles, len(update.tiles))  # steady tiles, outlined on the page
+        hub.handle(update)
+    said = []
+    while not q.empty():
+        said.append(str(q.get_nowait().get("text", "")))
+    text = " | ".join(s for s in said if s)
+    assert seen_tiles >= 4
+    assert "East discards 9 characters" in text, text
+    assert "South discards 1 dots" in text, text
+    assert hub.jpeg() is not None and hub.jpeg()[:2] == b"\xff\xd8"
+
+
+def test_camera_without_models_shows_the_picture_and_says_why(tmp_path: Path, monkeypatch: Any) -> None:
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (160, 120))
+    for i in range(12):
+        writer.write(np.full((120, 160, 3), 20 * i % 255, np.uint8))
+    writer.release()
+    monkeypatch.setattr(CameraSource, "_pipeline", lambda self: (None, "the tile reader is not available (test)"))
+    stop = threading.Event()
+    got = []
+    for update in CameraSource(str(video)).updates(stop):
+        got.append(update)
+        if len(got) >= 4:
+            stop.set()
+    assert "not available" in got[0].status
+    assert any(u.frame is not None and u.frame.shape == (120, 160, 3) for u in got)

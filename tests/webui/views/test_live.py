@@ -1,0 +1,103 @@
+"""Live page: SSE announcements from a (fake) camera, MJPEG frames, the table panel."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from flask import Flask
+
+from tests.webui.helpers import ScriptedSource
+from webui import create_app
+from webui.adapters.tablebook import TableSetup
+from webui.live import LiveTile, LiveUpdate
+
+
+def sse_messages(resp: Any, until: Any, seconds: float = 10.0) -> list[dict[str, Any]]:
+    """Read the event stream until ``until(messages)`` holds (keep-alives keep it ticking)."""
+    out: list[dict[str, Any]] = []
+    buffer = ""
+    deadline = time.monotonic() + seconds
+    for chunk in resp.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            data = [line[6:] for line in block.splitlines() if line.startswith("data: ")]
+            if data:
+                out.append(json.loads(data[0]))
+        if until(out) or time.monotonic() > deadline:
+            break
+    resp.close()
+    return out
+
+
+def live_app(config: dict[str, Any], updates: list[LiveUpdate]) -> Flask:
+    return create_app({**config, "SOURCE": ScriptedSource(updates), "LIVE_AUTOSTART": True, "SSE_HEARTBEAT": 0.1})
+
+
+def test_camera_events_are_announced_over_sse(config: dict[str, Any]) -> None:
+    updates = [
+        LiveUpdate(None, reset=True),
+        LiveUpdate(None, (LiveTile("9s", (0, 0, 10, 10), "discard"),), events=({"kind": "discard", "seat": 0,
+                                                                                "tiles": "9s"},)),
+        LiveUpdate(None, events=({"kind": "pung", "seat": 2, "tiles": "999s"},)),
+        LiveUpdate(None, shown_hand=(1, "11m345p678s78s [234m] [789p] / 3f4f1z2z4z")),
+        LiveUpdate(None, events=({"kind": "pung", "seat": 3, "tiles": "999s"},)),  # a 7th 9s: refused
+    ]
+    app = live_app(config, updates)
+    client = app.test_client()
+    resp = client.get("/live/stream")
+    assert resp.mimetype == "text/event-stream"
+    messages = sse_messages(resp, lambda ms: any(m.get("level") == "warning" for m in ms))
+    texts = [m["text"] for m in messages if m["type"] == "announce"]
+    app.extensions["mahjongero"].live.stop()
+    assert "East discards 9 bamboo" in texts
+    assert "West: pung of 9 bamboo" in texts
+    assert any(m["type"] == "table" for m in messages)
+    assert "South is ready — waits on 6 bamboo (6s), 9 bamboo (9s)" in texts
+    assert any(t.startswith("The camera saw a pung by North, but: N pung") for t in texts), texts
+
+
+def test_an_event_is_published_as_soon_as_it_is_handled(config: dict[str, Any]) -> None:
+    app = create_app({**config, "SOURCE": ScriptedSource([]), "LIVE_AUTOSTART": False})
+    hub = app.extensions["mahjongero"].live
+    hub.book.new_table(TableSetup("filipino"))
+    q = hub.subscribe()
+    hub.handle(LiveUpdate(None, events=({"kind": "discard", "seat": 0, "tiles": "3p"},)))
+    said = []
+    while not q.empty():  # published synchronously, before handle() returns: no polling delay
+        said.append(q.get_nowait())
+    assert said[-2]["text"] == "East discards 3 dots"
+    assert said[-1]["type"] == "table"
+
+
+
+def test_video_is_mjpeg_and_frame_is_a_jpeg(config: dict[str, Any]) -> None:
+    app = live_app(config, [LiveUpdate(None, reset=True)])
+    client = app.test_client()
+    resp = client.get("/live/video.mjpg?limit=2")
+    body = b"".join(resp.response)
+    assert resp.mimetype.startswith("multipart/x-mixed-replace")
+    assert body.count(b"Content-Type: image/jpeg") == 2 and b"\xff\xd8" in body
+    frame = client.get("/live/frame.jpg")
+    assert frame.status_code == 200 and frame.data[:2] == b"\xff\xd8"
+    app.extensions["mahjongero"].live.stop()
+
+
+def test_live_page_and_panel(config: dict[str, Any]) -> None:
+    app = live_app(config, [LiveUpdate(None, reset=True),
+                            LiveUpdate(None, events=({"kind": "flower", "seat": 0, "tiles": "1f"},))])
+    client = app.test_client()
+    page = client.get("/live/").get_data(as_text=True)
+    assert 'id="announcements"' in page and "/live/video.mjpg" in page
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline and 'data-code="1f"' not in client.get("/live/panel").get_data(as_text=True):
+        time.sleep(0.05)
+    assert 'data-code="1f"' in client.get("/live/panel").get_data(as_text=True)
+    app.extensions["mahjongero"].live.stop()
+
+
+def test_no_frame_yet_is_503(config: dict[str, Any]) -> None:
+    app = create_app({**config, "SOURCE": ScriptedSource([]), "LIVE_AUTOSTART": False})
+    assert app.test_client().get("/live/frame.jpg").status_code == 503

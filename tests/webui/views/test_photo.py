@@ -1,0 +1,181 @@
+"""Score a photo: uploads (good and bad), waits, scores, correcting a tile."""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.webui.conftest import token_of
+from tests.webui.helpers import OracleReader, png_bytes, render_hand_photo
+from webui import create_app
+
+READY = "11m345p678s78s [234m] [789p] / 3f4f1z2z4z"  # doc 002 example, one tile short
+WON = "11m345p678s789s [234m] [789p] / 3f4f1z2z4z"  # doc 002 example, won on 9s
+
+
+def upload(client: FlaskClient, token: str, data: bytes, name: str = "hand.png", **form: str) -> Any:
+    return client.post("/photo/", data={"csrf_token": token, "variant": "filipino", **form,
+                                        "photo": (io.BytesIO(data), name)}, content_type="multipart/form-data")
+
+
+def verdict(client: FlaskClient, location: str) -> str:
+    resp = client.get(location)
+    assert resp.status_code == 200
+    return resp.get_data(as_text=True)
+
+
+def payments(page: str) -> dict[str, str]:
+    return dict(re.findall(r'<li class="(?:plus|minus)"><span>(\w+)</span><b>([^<]*)</b>', page))
+
+
+def waits(page: str) -> list[str]:
+    block = page.split('id="waits"', 1)[1].split("</section>", 1)[0] if 'id="waits"' in page else ""
+    return re.findall(r'class="tile big\s*"\s+data-code="(\w+)"', block)
+
+
+def test_form_offers_camera_file_picker_and_typing(client: FlaskClient) -> None:
+    page = client.get("/photo/").get_data(as_text=True)
+    assert 'accept="image/*"' in page and "capture=" in page and 'name="hand"' in page
+
+
+def test_rendered_photo_upload_shows_the_waits(client: FlaskClient, token: str, reader: OracleReader) -> None:
+    data, truth = render_hand_photo(READY)
+    reader.add(data, truth)
+    resp = upload(client, token, data)
+    assert resp.status_code == 302
+    page = verdict(client, resp.location)
+    assert "Ready! Waiting on" in page
+    assert waits(page) == ["6s", "9s"]
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    image = client.get(f"/photo/{pid}/image")
+    assert image.status_code == 200 and image.data == data and image.mimetype == "image/png"
+    assert page.count('class="box-link"') == len(truth.tiles)  # every tile outlined on the photo
+
+
+def test_golden_doc_002_example_pays_as_the_document_says(client: FlaskClient, token: str) -> None:
+    # 002: East round, South seat, won on a discard: $1.00 + All Chows $.25;
+    # the discarder pays double ($2.50), the others $1.25; total $5.00.
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": WON, "variant": "filipino",
+                                        "winner": "S", "discarder": "E", "round": "E", "win_tile": "9s"})
+    page = verdict(client, resp.location)
+    assert "Mahjong! $1.25" in page
+    assert re.search(r"winning</td><td class=\"num\">\$1.00", page)
+    assert re.search(r"all chows</td><td class=\"num\">\$0.25", page)
+    assert payments(page) == {"East": "−$2.50", "South": "+$5.00", "West": "−$1.25", "North": "−$1.25"}
+
+
+def test_correcting_a_tile_changes_the_score(client: FlaskClient, token: str, reader: OracleReader) -> None:
+    data, truth = render_hand_photo(WON)
+    reader.add(data, truth)
+    query = {"winner": "S", "discarder": "E", "win_tile": "9s"}
+    resp = upload(client, token, data, **query)
+    before = payments(verdict(client, resp.location))
+    assert before["South"] == "+$5.00"
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    # The person says the eye was misread: 1m 1m -> the first 1m is really 2m ... no win.
+    fixed = client.post(f"/photo/{pid}/tile/0", data={"csrf_token": token, "tile": "2m", "variant": "filipino", **query})
+    assert fixed.status_code == 302 and "winner=S" in fixed.location
+    page = verdict(client, fixed.location)
+    assert "12m345p" in page and "Mahjong!" not in page
+    # ... and back: 1m again, and the chow 345p read as 345p -> 333p makes it no longer all chows.
+    client.post(f"/photo/{pid}/tile/0", data={"csrf_token": token, "tile": "1m", **query})
+    client.post(f"/photo/{pid}/tile/3", data={"csrf_token": token, "tile": "3p", **query})
+    client.post(f"/photo/{pid}/tile/4", data={"csrf_token": token, "tile": "3p", **query})
+    after = payments(verdict(client, f"/photo/{pid}?variant=filipino&winner=S&discarder=E&win_tile=9s"))
+    assert after["South"] == "+$4.00"  # $1.00 winning only: discarder $2.00 + $1.00 + $1.00
+
+
+def test_fix_page_works_without_javascript(client: FlaskClient, token: str) -> None:
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": READY})
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    page = client.get(f"/photo/{pid}/fix/2").get_data(as_text=True)
+    assert "Which tile is it?" in page and page.count('name="tile"') >= 34
+    assert client.get(f"/photo/{pid}/fix/99").status_code == 404
+
+
+def test_correcting_to_a_non_tile_is_refused(client: FlaskClient, token: str) -> None:
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": READY})
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    bad = client.post(f"/photo/{pid}/tile/0", data={"csrf_token": token, "tile": "9q"})
+    assert bad.status_code == 400 and "9q" in bad.get_data(as_text=True)
+    assert client.post(f"/photo/{pid}/tile/99", data={"csrf_token": token, "tile": "1m"}).status_code == 400
+
+
+@pytest.mark.parametrize(("data", "name", "message"), [
+    (b"", "empty.jpg", "empty"),
+    (b"%PDF-1.4 not a picture at all", "doc.jpg", "not a photo"),
+    (png_bytes(64, 48)[:60], "cut.png", "damaged"),
+    (png_bytes(20, 20), "tiny.png", "too small"),
+])
+def test_bad_uploads_say_what_is_wrong(client: FlaskClient, token: str, data: bytes, name: str, message: str) -> None:
+    resp = upload(client, token, data, name)
+    assert resp.status_code == 400
+    text = resp.get_data(as_text=True)
+    assert message in text and "Traceback" not in text
+
+
+def test_photo_without_tiles_is_explained(client: FlaskClient, token: str) -> None:
+    resp = upload(client, token, png_bytes(320, 240))
+    assert resp.status_code == 400 and "no tiles found" in resp.get_data(as_text=True)
+
+
+def test_too_many_pixels_is_refused_before_decoding(config: dict[str, Any]) -> None:
+    app = create_app({**config, "MAX_PIXELS": 100 * 100})
+    client = app.test_client()
+    resp = upload(client, token_of(client), png_bytes(200, 200))
+    assert resp.status_code == 400 and "limit is 10,000" in resp.get_data(as_text=True)
+
+
+def test_oversized_file_is_refused_with_413(config: dict[str, Any]) -> None:
+    app = create_app({**config, "MAX_CONTENT_LENGTH": 2048})
+    client = app.test_client()
+    resp = upload(client, token_of(client), b"\xff\xd8" + b"0" * 10_000)
+    assert resp.status_code == 413 and "too big" in resp.get_data(as_text=True)
+
+
+def test_nothing_chosen_is_explained(client: FlaskClient, token: str) -> None:
+    resp = client.post("/photo/", data={"csrf_token": token})
+    assert resp.status_code == 400 and "choose a photo" in resp.get_data(as_text=True)
+
+
+def test_typed_hand_is_escaped_and_bad_notation_quoted(client: FlaskClient, token: str) -> None:
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": "<script>alert(1)</script>"})
+    text = resp.get_data(as_text=True)
+    assert resp.status_code == 400 and "<script>alert" not in text and "&lt;script&gt;" in text
+
+
+def test_wrong_size_and_unknown_variant(client: FlaskClient, token: str) -> None:
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": "123m"})
+    assert "I see 3 tiles" in verdict(client, resp.location)
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    assert client.get(f"/photo/{pid}?variant=martian").status_code == 400
+    assert client.post("/photo/", data={"csrf_token": token, "hand": "123m", "variant": "x"}).status_code == 400
+
+
+def test_unknown_or_malicious_photo_ids(client: FlaskClient) -> None:
+    assert client.get("/photo/AAAAAAAAAAAA").status_code == 400
+    assert client.get("/photo/..%2F..%2Fetc%2Fpasswd").status_code in (400, 404)
+    assert client.get("/photo/AAAAAAAAAAAA/image").status_code == 400
+
+
+def test_singapore_thirteen_tile_hand(client: FlaskClient, token: str) -> None:
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": "123m456p789s1122z", "variant": "singapore"})
+    assert [w for w in waits(verdict(client, resp.location))] == ["1z", "2z"]
+
+
+def test_a_preset_changes_the_table_rules(client: FlaskClient, token: str) -> None:
+    # Doc 001 plays seven pairs with any set; by default (000, 002) the extra set must be a pung.
+    hand = "1122m3344p5566s77s789m"
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": hand, "winner": "S", "how": "self"})
+    default = verdict(client, resp.location)
+    assert "Mahjong!" not in default
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    page = verdict(client, f"/photo/{pid}?variant=filipino&preset=001&winner=S&how=self")
+    assert "Mahjong!" in page and "seven pairs" in page
+    assert 'name="preset"' in page
+    assert client.get(f"/photo/{pid}?preset=house").status_code == 200
+    assert "no preset &#39;house&#39;" in verdict(client, f"/photo/{pid}?preset=house")

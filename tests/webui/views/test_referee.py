@@ -1,0 +1,134 @@
+"""Referee page (the real referee, observed mode): set up, record events, refusals, undo, log, restart."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.webui.conftest import token_of
+from webui import create_app
+
+# Doc 002's example shape, all concealed: 17 tiles, complete with 9s.
+SOUTH_WINS = "11m345p678s789s234m789p"
+
+
+def setup_table(client: FlaskClient, token: str, **names: str) -> None:
+    form = {"csrf_token": token, "variant": "filipino", "dealer": "E", "round": "E"}
+    form.update({f"name_{k}": v for k, v in names.items()})
+    assert client.post("/referee/new", data=form).status_code == 302
+
+
+def record(client: FlaskClient, token: str, kind: str, seat: str, tiles: str = "", **extra: str) -> Any:
+    resp = client.post("/referee/event", data={"csrf_token": token, "kind": kind, "seat": seat, "tiles": tiles,
+                                               **extra}, follow_redirects=True)
+    assert resp.status_code == 200, resp.get_data(as_text=True)[-800:]
+    return resp
+
+
+def log_lines(client: FlaskClient) -> list[str]:
+    page = client.get("/referee/").get_data(as_text=True)
+    block = page.split('class="event-log"', 1)[1].split("</ol>", 1)[0]
+    return [re.sub(r"<[^>]+>|\s+", " ", li).strip() for li in re.findall(r"<li>(.*?)</li>", block, re.S)]
+
+
+def test_first_visit_shows_the_setup_form(client: FlaskClient) -> None:
+    page = client.get("/referee/").get_data(as_text=True)
+    assert "Set up the table" in page and 'name="name_east"' in page
+    assert "doubles" in page  # the table rules the referee plays with are offered
+
+
+def test_events_are_announced_and_logged_newest_first(client: FlaskClient, token: str) -> None:
+    setup_table(client, token, east="Lola", south="Tito")
+    page = record(client, token, "discard", "E", "9s").get_data(as_text=True)
+    assert "Lola (East) discards 9 bamboo" in page
+    page = record(client, token, "pung", "S", "9s").get_data(as_text=True)
+    assert "Tito (South): pung of 9 bamboo" in page
+    assert log_lines(client)[0].endswith("Tito (South): pung of 9 bamboo")
+    panel = client.get("/live/panel").get_data(as_text=True)
+    assert panel.count('data-code="9s"') == 3  # the called discard now sits in South's meld
+
+
+def test_kang_pays_at_once_and_the_win_pays_everyone(client: FlaskClient, token: str) -> None:
+    setup_table(client, token, east="Ana", south="Ben", west="Cris", north="Dina")
+    record(client, token, "discard", "E", "5m")
+    page = record(client, token, "kang", "N", "5555m").get_data(as_text=True)
+    assert "Dina (North)" in page and "+$0.75" in page  # an open kang: $0.25 from each
+    record(client, token, "discard", "N", "9s")
+    page = record(client, token, "win", "S", "", hand=SOUTH_WINS, how="discard").get_data(as_text=True)
+    assert "Ben (South) wins" in page
+    ledger = client.get("/ledger/").get_data(as_text=True)
+    assert "winning, all chows" in ledger
+
+
+def test_refused_event_says_why_and_changes_nothing(client: FlaskClient, token: str) -> None:
+    setup_table(client, token)
+    record(client, token, "discard", "E", "5p")
+    record(client, token, "pung", "W", "5p")
+    before = log_lines(client)
+    for bad, message in [({"kind": "discard", "seat": "N", "tiles": "1m"}, "N discard 1m"),
+                         ({"kind": "sagasa", "seat": "E", "tiles": "5p"}, "E "),
+                         ({"kind": "discard", "seat": "Q", "tiles": "5p"}, "unknown seat"),
+                         ({"kind": "juggle", "seat": "E", "tiles": "5p"}, "unknown event"),
+                         ({"kind": "discard", "seat": "W", "tiles": "5q"}, "5q"),
+                         ({"kind": "win", "seat": "E", "hand": "123m"}, "E win")]:
+        resp = client.post("/referee/event", data={"csrf_token": token, **bad})
+        assert resp.status_code == 400 and message in resp.get_data(as_text=True), bad
+        assert "Traceback" not in resp.get_data(as_text=True)
+    assert log_lines(client) == before
+
+
+def test_undo_takes_back_the_last_event_and_its_payments(client: FlaskClient, token: str) -> None:
+    setup_table(client, token)
+    record(client, token, "discard", "E", "1m")
+    record(client, token, "secret", "S", "2222p")  # South's draw is implied
+    assert "+$1.50" in client.get("/ledger/").get_data(as_text=True)
+    page = client.post("/referee/undo", data={"csrf_token": token}, follow_redirects=True).get_data(as_text=True)
+    assert "Undone" in page and len(log_lines(client)) == 1
+    assert "+$1.50" not in client.get("/ledger/").get_data(as_text=True)
+    client.post("/referee/undo", data={"csrf_token": token})
+    page = client.post("/referee/undo", data={"csrf_token": token}, follow_redirects=True).get_data(as_text=True)
+    assert "Nothing to undo" in page
+
+
+def test_player_names_are_escaped(client: FlaskClient, token: str) -> None:
+    setup_table(client, token, east='<img src=x onerror="alert(1)">')
+    page = client.get("/referee/").get_data(as_text=True)
+    assert "<img src=x" not in page and "&lt;img src=x" in page
+
+
+def test_restart_resumes_the_game(config: dict[str, Any]) -> None:
+    first = create_app(config)
+    c1 = first.test_client()
+    token = token_of(c1)
+    setup_table(c1, token, east="Ana", south="Ben", west="Cris", north="Dina")
+    record(c1, token, "flower", "E", "1f")
+    record(c1, token, "discard", "E", "3m")
+    record(c1, token, "kang", "W", "3333m")
+    before = log_lines(c1)
+    second = create_app(config)  # a new process on the same game file
+    c2 = second.test_client()
+    assert log_lines(c2) == before
+    page = c2.get("/referee/").get_data(as_text=True)
+    assert "Ana" in page and "Dina" in page
+    record(c2, token_of(c2), "discard", "W", "5s")
+    assert len(log_lines(c2)) == len(before) + 1
+
+
+def test_fallback_table_book_when_asked(config: dict[str, Any]) -> None:
+    app = create_app({**config, "REFEREE_BACKEND": "tablebook"})
+    client = app.test_client()
+    token = token_of(client)
+    setup_table(client, token)
+    page = record(client, token, "kang", "N", "7777s").get_data(as_text=True)  # no turn order kept
+    assert "North: kang of 7 bamboo" in page
+
+
+def test_setup_offers_only_rules_the_referee_plays_and_refuses_others(client: FlaskClient, token: str) -> None:
+    page = client.get("/referee/").get_data(as_text=True)
+    assert 'name="rule_doubles"' in page
+    resp = client.post("/referee/new", data={"csrf_token": token, "variant": "filipino",
+                                             "rule_seven_pairs": "pair_plus_any_set"})
+    text = resp.get_data(as_text=True)
+    assert resp.status_code == 400 and "seven_pairs" in text and "Traceback" not in text

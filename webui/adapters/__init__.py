@@ -1,0 +1,1 @@
+"""Thin adapters, one per dependency of the web UI: rules, photo reader, table book (referee)."""

@@ -1,0 +1,154 @@
+"""The one place the web UI reads a photo: ``vision.pipeline.read_hand_photo``.
+
+The result is kept as a :class:`PhotoReading`: every tile seen with its box,
+confidence and region, plus the hand's layout as indices into that list, so a
+person can correct one tile and the hand text is rebuilt from the same layout.
+
+>>> r = PhotoReading(640, 480, [ReadTile("1m", (0, 0, 10, 10)), ReadTile("1m", (11, 0, 21, 10)),
+...                   ReadTile("5p", (30, 0, 40, 10), region="meld", group=0)] * 1,
+...                  concealed=[0, 1], melds=[("[]", [2, 2, 2])], bonus=[])
+>>> r.hand_text()
+'1m1m [5p5p5p]'
+>>> r.corrected(1, "2m").hand_text()
+'1m2m [5p5p5p]'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from engine.tiles import Tile
+
+__all__ = ["PhotoReader", "PhotoReading", "ReadTile", "ReaderUnavailable", "from_hand_reading"]
+
+
+class ReaderUnavailable(ValueError):
+    """The camera models are not installed in this build."""
+
+
+@dataclass(frozen=True)
+class ReadTile:
+    tile: str  # code, e.g. "5p"; str(Tile.BACK) when face down
+    box: tuple[float, float, float, float]
+    confidence: float = 1.0
+    region: str = "hand"  # hand, meld, flower, other
+    group: int | None = None
+    doubt: str = ""
+    corrected: bool = False
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    width: int
+    height: int
+    tiles: list[ReadTile]
+    concealed: list[int] = field(default_factory=list)
+    melds: list[tuple[str, list[int]]] = field(default_factory=list)  # (brackets "[]" "()" "<>", indices)
+    bonus: list[int] = field(default_factory=list)
+
+    def hand_text(self) -> str:
+        """The hand in the engine's notation, tiles in the order seen."""
+        def code(i: int) -> str:
+            return self.tiles[i].tile
+
+        parts = ["".join(code(i) for i in self.concealed)] if self.concealed else []
+        for brackets, idx in self.melds:
+            back = str(Tile.BACK)
+            faces = [code(i) for i in idx if code(i) != back]
+            # A secret shows face-down outer tiles: they are copies of the face-up ones.
+            tiles = [faces[0] if code(i) == back and faces else code(i) for i in idx]
+            parts.append(brackets[0] + "".join(tiles) + brackets[1])
+        text = " ".join(parts)
+        if self.bonus:
+            text += " / " + "".join(code(i) for i in self.bonus)
+        return text
+
+    def corrected(self, index: int, code: str) -> PhotoReading:
+        """This reading with tile ``index`` replaced by ``code`` (checked)."""
+        if not 0 <= index < len(self.tiles):
+            raise ValueError(f"no tile number {index} in this photo (it has {len(self.tiles)})")
+        tile = Tile.parse(code)
+        tiles = list(self.tiles)
+        tiles[index] = replace(tiles[index], tile=str(tile), doubt="", corrected=True, confidence=1.0)
+        return replace(self, tiles=tiles)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> PhotoReading:
+        data = json.loads(text)
+        data["tiles"] = [ReadTile(**{**t, "box": tuple(t["box"])}) for t in data["tiles"]]
+        data["melds"] = [(b, list(idx)) for b, idx in data["melds"]]
+        return cls(**data)
+
+
+def from_hand_reading(reading: Any, size: tuple[int, int]) -> PhotoReading:
+    """Convert ``vision.readings.HandReading`` (concealed, melds, flowers, others)."""
+    tiles: list[ReadTile] = []
+
+    def add(item: Any, region: str, group: int | None = None) -> int:
+        tiles.append(ReadTile(str(item.tile), tuple(float(v) for v in item.box),  # type: ignore[arg-type]
+                              float(item.confidence), region, group, str(getattr(item, "doubt", "") or "")))
+        return len(tiles) - 1
+
+    concealed = [add(i, "hand") for i in reading.concealed]
+    melds = []
+    for g, m in enumerate(reading.melds):
+        brackets = "()" if getattr(m, "concealed", False) else ("<>" if getattr(m, "added", False) else "[]")
+        melds.append((brackets, [add(i, "meld", g) for i in m.items]))
+    bonus = [add(i, "flower") for i in reading.flowers]
+    for i in getattr(reading, "others", ()):
+        add(i, "other")
+    w, h = getattr(reading, "image_size", None) or size
+    return PhotoReading(int(w), int(h), tiles, concealed, melds, bonus)
+
+
+@dataclass
+class PhotoReader:
+    """Adapter over the camera pipeline; ``read_fn(path, variant) -> HandReading`` overrides it."""
+
+    read_fn: Callable[[str, str], Any] | None = None
+    _ready: bool | None = None
+
+    def available(self) -> bool:
+        """Whether photos can be read here (the pipeline and its models load)."""
+        if self._ready is None:
+            try:
+                self._read_fn()
+                if self.read_fn is None:
+                    from vision.pipeline import default_reader
+
+                    default_reader()  # loads models/*.onnx: a missing model is said now
+                self._ready = True
+            except (ReaderUnavailable, ImportError, ValueError):
+                self._ready = False
+        return self._ready
+
+    def _read_fn(self) -> Callable[..., Any]:
+        if self.read_fn is not None:
+            return self.read_fn
+        try:
+            from vision.pipeline import read_hand_photo
+        except ImportError as exc:
+            raise ReaderUnavailable(
+                "the camera models are not installed yet, so photos cannot be read: type the hand instead"
+            ) from exc
+        return read_hand_photo
+
+    def read(self, path: str, variant: str, size: tuple[int, int]) -> PhotoReading:
+        """Read the hand in the photo at ``path`` (already checked to be an image of ``size``)."""
+        fn = self._read_fn()
+        try:
+            reading = fn(path, variant)
+        except ValueError as exc:
+            if type(exc).__name__ == "ModelLoadError":  # models not trained/installed yet
+                raise ReaderUnavailable(f"the tile reader's models are not installed yet ({exc}): "
+                                        "type the hand instead") from None
+            raise
+        if isinstance(reading, PhotoReading):
+            return reading
+        return from_hand_reading(reading, size)

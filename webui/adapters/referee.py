@@ -1,0 +1,316 @@
+"""The table book backed by the real referee: ``engine.game`` (observed mode) + ``mahjongero.ledger``.
+
+Same methods as :class:`webui.adapters.tablebook.TableBook`, so the pages do not care
+which one runs; this one is used whenever the referee is installed. Every event a
+person or the camera reports becomes the referee's action (a discard by the seat due
+to draw gets its implied draw first), is checked by the rules of the variant, and is
+written to the referee's SQLite file before it is acknowledged; a restart rebuilds the
+game with ``Referee.restore``. Where each event came from (camera or by hand) is kept
+in a small side table of the same file.
+
+>>> import tempfile, os
+>>> book = RefereeBook(os.path.join(tempfile.mkdtemp(), "r.sqlite3"), rules=None)
+>>> t = book.new_table(TableSetup("filipino", ("Ana", "Ben", "Cris", "Dina")))
+>>> book.apply("discard", "E", "9s")[-1]
+'Ana (East) discards 9 bamboo'
+>>> book.apply("discard", "W", "1m")
+Traceback (most recent call last):
+...
+webui.adapters.tablebook.TableEventError: W discard 1m: East just discarded 9s: claim it or let South draw
+>>> book.apply("discard", "S", "1m")  # South's draw is implied
+['Ben (South) discards 1 characters']
+>>> book.undo().kind, len(book.ledger.actions(1, 1))  # the discard and its implied draw go back
+('discard', 1)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any
+
+from engine.hand import Hand
+from engine.seats import Seat
+from engine.tiles import parse_tiles
+from webui.adapters.tablebook import (
+    KINDS,
+    Event,
+    Payment,
+    SeatState,
+    TableBook,
+    TableEventError,
+    TableSetup,
+    TableState,
+)
+
+__all__ = ["RefereeBook"]
+
+_SIDE = """CREATE TABLE IF NOT EXISTS webui_sources (
+  game_id INTEGER NOT NULL, hand_no INTEGER NOT NULL, seq INTEGER NOT NULL, source TEXT NOT NULL,
+  PRIMARY KEY (game_id, hand_no, seq))"""
+
+
+def _named(text: str, names: tuple[str, ...]) -> str:
+    """"South wins ..." -> "Ben (South) wins ..." when the players gave their names.
+
+    >>> _named("South: pung of 5 dots", ("E", "Ben", "W", "N")), _named("East draws", ("East",) * 4)
+    ('Ben (South): pung of 5 dots', 'East draws')
+    """
+    for seat in Seat:
+        word = str(seat)
+        if text.startswith(word) and names[seat] and names[seat] != word:
+            return f"{names[seat]} ({word}){text[len(word):]}"
+    return text
+
+
+def _epoch(iso: str) -> float:
+    return dt.datetime.fromisoformat(iso).timestamp()
+
+
+class RefereeBook:
+    """See the module doc. ``rules`` is the web UI's rules adapter (for the unit of money)."""
+
+    def __init__(self, path: str, rules: Any) -> None:
+        from mahjongero.ledger import Ledger
+
+        self.path = path
+        self.rules = rules
+        self.ledger = Ledger(path)
+        self.ledger.db.execute(_SIDE)
+        self._lock = threading.RLock()
+        self._ref: Any = None
+
+    # -- the referee -------------------------------------------------------------------
+    def _referee(self) -> Any:
+        from mahjongero.ledger import Referee
+
+        if self._ref is None:
+            games = self.ledger.games()
+            if games:
+                self._ref = Referee.restore(self.ledger, games[-1])
+        return self._ref
+
+    def _require(self) -> Any:
+        ref = self._referee()
+        if ref is None:
+            raise TableEventError("no table is set up yet: start one on the Referee page")
+        return ref
+
+    @contextmanager
+    def _refused(self) -> Iterator[None]:
+        """The referee's IllegalActionError (and the ledger's) become TableEventError."""
+        try:
+            yield
+        except TableEventError:
+            raise
+        except ValueError as exc:
+            raise TableEventError(str(exc)) from None
+
+    def new_table(self, setup: TableSetup) -> TableState:
+        from mahjongero.ledger import Referee
+
+        known = [v for v, _ in self.rules.variants()] if self.rules is not None else [setup.variant]
+        if setup.variant not in known:
+            raise TableEventError(f"unknown variant {setup.variant!r}: choose one of {', '.join(known)}")
+        with self._lock, self._refused():
+            try:
+                self._ref = Referee.create(self.ledger, setup.variant, dict(zip(Seat, setup.names, strict=True)),
+                                           mode="observed", seed=None, dealer=setup.dealer, **setup.table_rules)
+            except TypeError as exc:  # a scoring-only option the referee's game rules do not take
+                raise TableEventError(f"the referee cannot play with these table rules "
+                                      f"{setup.table_rules!r} yet ({exc})") from None
+        return self.require()
+
+    def accepts_rule(self, variant: str, name: str, value: Any) -> bool:
+        """Whether the referee's game takes this table rule (scoring-only rules it may not, yet)."""
+        from engine.game import rules_for
+
+        try:
+            rules_for(variant, **{name: value})
+        except (TypeError, ValueError):
+            return False
+        return True
+
+    # -- events --------------------------------------------------------------------------
+    def apply(self, kind: str, seat: str | int | Seat | None, tiles: str = "", *, source: str = "hand",
+              **detail: Any) -> list[str]:
+        from engine.game import IllegalActionError
+
+        with self._lock:
+            ref = self._require()
+            if kind not in KINDS:
+                raise TableEventError(f"unknown event {kind!r}: one of {', '.join(KINDS)}")
+            with self._refused():
+                who = Seat.parse(seat)  # type: ignore[arg-type]
+                if ref.game.is_over():
+                    ref.next_hand()  # the next hand starts with the next move
+                actions = self._actions(ref, kind, who, tiles, detail)
+            pushed: list[Any] = []
+            done = 0
+            try:
+                for action in actions:  # each is written before the next (the referee's rule)
+                    pushed.extend(ref.push(action))
+                    done += 1
+                    self._mark(ref, "implied" if action is not actions[-1] else source)
+            except (IllegalActionError, ValueError) as exc:
+                for _ in range(done):  # an implied draw goes back with the refused action
+                    ref.pop()
+                raise TableEventError(str(exc)) from None
+            names = tuple(ref.players[s] for s in Seat)
+            return [_named(e.text, names) for e in pushed if e.kind != "draw"]
+
+    def _mark(self, ref: Any, source: str) -> None:
+        with self.ledger._tx() as db:
+            db.execute("INSERT OR REPLACE INTO webui_sources VALUES (?,?,?,?)",
+                       (ref.game_id, ref.game.hand_number, len(ref.game.history), source))
+
+    def _actions(self, ref: Any, kind: str, seat: Seat, text: str, detail: dict[str, Any]) -> list[Any]:
+        from engine.game import Draw, Phase
+
+        game = ref.game
+        tiles = parse_tiles(text or "")
+        first = tiles[0] if tiles else None
+        due_to_draw = game.phase is Phase.CLAIM and game.last_discard is not None \
+            and seat is game.last_discard[0].next
+        draw = [Draw(seat)] if due_to_draw else []
+        if kind == "draw":
+            raise TableEventError("the referee ends the hand by itself when the wall runs out")
+        if kind in ("discard", "flower", "secret", "sagasa"):
+            if first is None:
+                raise TableEventError(f"a {kind} needs a tile, e.g. 5p")
+            return self._single(kind, seat, first, draw)
+        return self._claim_or_win(kind, seat, tiles, text, detail, draw)
+
+    @staticmethod
+    def _single(kind: str, seat: Seat, first: Any, draw: list[Any]) -> list[Any]:
+        from engine.game import AddedKang, ConcealedKang, DeclareFlower, Discard
+
+        if kind == "discard":
+            return [*draw, Discard(seat, first)]
+        if kind == "flower":
+            return [DeclareFlower(seat, first)]
+        if kind == "secret":
+            return [*draw, ConcealedKang(seat, first)]
+        return [*draw, AddedKang(seat, first)]
+
+    @staticmethod
+    def _claim_or_win(kind: str, seat: Seat, tiles: list[Any], text: str, detail: dict[str, Any],
+                      draw: list[Any]) -> list[Any]:
+        from engine.game import Chow, Kang, Pung, Win
+
+        if kind == "pung":
+            return [Pung(seat)]
+        if kind == "kang":
+            return [Kang(seat)]
+        if kind == "chow":
+            if len(tiles) != 3:
+                raise TableEventError(f"a chow needs 3 tiles, got {text!r}")
+            return [Chow(seat, min(tiles))]
+        hand = Hand.parse(str(detail.get("hand", "")))
+        if not hand.concealed:
+            raise TableEventError("type the winner's whole hand (its concealed tiles at least)")
+        self_drawn = bool(detail.get("self_drawn"))
+        return [*(draw if self_drawn else []), Win(seat, tuple(hand.concealed))]
+
+    def undo(self) -> Event | None:
+        with self._lock:
+            ref = self._referee()
+            if ref is None or not ref.game.history:
+                return None
+            state = self.require()
+            last = state.events[-1] if state.events else None
+            with self._refused():
+                ref.pop()
+                while ref.game.history and self._source(ref, len(ref.game.history)) == "implied":
+                    ref.pop()  # the draw that came with the undone event goes too
+            return last
+
+    def _source(self, ref: Any, seq: int) -> str:
+        row = self.ledger.db.execute("SELECT source FROM webui_sources WHERE game_id=? AND hand_no=? AND seq=?",
+                                     (ref.game_id, ref.game.hand_number, seq)).fetchone()
+        return str(row[0]) if row else "hand"
+
+    # -- the view the pages show -----------------------------------------------------------
+    def current(self) -> TableState | None:
+        with self._lock:
+            ref = self._referee()
+            if ref is None:
+                return None
+            return self._state(ref)
+
+    def require(self) -> TableState:
+        state = self.current()
+        if state is None:
+            raise TableEventError("no table is set up yet: start one on the Referee page")
+        return state
+
+    def _state(self, ref: Any) -> TableState:
+        game = ref.game
+        info = self.ledger.game(ref.game_id)
+        names = tuple(ref.players[s] for s in Seat)
+        setup = TableSetup(info["variant"], names, game.starting_dealer, game.round_wind, info["options"])
+        seats: dict[int, SeatState] = {s: SeatState(list(game.melds(s)), list(game.bonus(s)), list(game.discards(s))) for s in Seat}
+        for s in Seat:  # a called discard is shown in the meld that took it, not also on the pile
+            for m in game.melds(s):
+                if m.called is not None and m.from_seat is not None:
+                    pile = seats[Seat(m.from_seat)].discards
+                    if m.called in pile:
+                        del pile[len(pile) - 1 - pile[::-1].index(m.called)]
+        sources = dict(self.ledger.db.execute(
+            "SELECT seq, source FROM webui_sources WHERE game_id=? AND hand_no=?",
+            (ref.game_id, game.hand_number)).fetchall())
+        events = []
+        for seq, said in enumerate(self._said(ref), start=1):
+            said = [e for e in said if e.kind != "draw"]  # draws are quiet: the log shows what matters
+            if said:
+                events.append(Event(seq, said[0].kind, said[0].seat, "", {}, sources.get(seq, "hand"),
+                                    game.hand_number, tuple(_named(e.text, names) for e in said)))
+        state = TableState(ref.game_id, setup, game.hand_number, game.dealer, game.round_wind, seats, events)
+        outcome = game.outcome()
+        if outcome is not None:
+            state.last_result = _named(game.events[-1].text, names) if game.events else outcome.kind
+        return state
+
+    def _said(self, ref: Any) -> list[list[Any]]:
+        """The events of each action of this hand, by replaying it on a fresh game."""
+        from mahjongero.ledger import Referee
+
+        game = ref.game
+        hand = self.ledger.hands(ref.game_id)[-1]
+        fresh = Referee._new_game(game.rules, game.mode, hand["seed"], hand["dealer"], hand["round_wind"],
+                                  hand["hand_no"], hand["starting_dealer"], hand["dice"])
+        return [list(fresh.push(action)) for action in game.history]
+
+    # -- the ledger ---------------------------------------------------------------------
+    def _unit(self, variant: str) -> str:
+        return self.rules.unit(variant) if self.rules is not None else "$"
+
+    def payments(self, table_id: int | None = None, since: float | None = None) -> list[Payment]:
+        with self._lock:  # one SQLite connection is shared with the camera thread
+            return self._payments(table_id, since)
+
+    def _payments(self, table_id: int | None, since: float | None) -> list[Payment]:
+        variants = {g: self.ledger.game(g)["variant"] for g in self.ledger.games()}
+        out = [Payment(p.game_id, p.hand_no, p.seat, p.player, Fraction(p.amount), self._unit(variants[p.game_id]),
+                       p.reason, _epoch(p.created)) for p in self.ledger.payments(table_id)]
+        return [p for p in out if since is None or p.created >= since]
+
+    def tables(self) -> list[tuple[int, float, str, tuple[str, ...]]]:
+        out = []
+        with self._lock:
+            for g in reversed(self.ledger.games()):
+                info = self.ledger.game(g)
+                out.append((g, _epoch(info["created"]), info["variant"], tuple(info["players"][s] for s in Seat)))
+        return out
+
+    totals = staticmethod(TableBook.totals)
+
+    def csv(self, table_id: int | None = None) -> str:
+        # Same columns as the table book's export, with names defused for spreadsheets.
+        book_like = TableBook.__new__(TableBook)
+        book_like.payments = self.payments  # type: ignore[method-assign]
+        return TableBook.csv(book_like, table_id)
+

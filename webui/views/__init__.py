@@ -1,0 +1,1 @@
+"""One blueprint per page: main (home, PIN), live, photo, referee, ledger."""
