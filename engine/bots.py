@@ -239,7 +239,7 @@ class SimulationStats:
         else:
             self.wins["self-drawn" if out.self_drawn else "on a discard"] += 1
             if out.result is not None:
-                self.unit = out.result.unit
+                self.unit = out.result.currency  # the payments' unit
                 self.patterns.update(name for name, _ in out.result.patterns)
         for e in game.events:
             for seat, amount in e.payments.items():

@@ -147,7 +147,7 @@ class Ledger:
             cur = db.execute(
                 "INSERT INTO games (variant, options, players, mode, seed, created, evening)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (variant, json.dumps(dict(options), sort_keys=True), json.dumps(names), mode, seed,
+                (variant, json.dumps(dict(options), sort_keys=True, default=str), json.dumps(names), mode, seed,
                  when.isoformat(), _evening(when)))
             assert cur.lastrowid is not None
             return cur.lastrowid
@@ -270,9 +270,15 @@ class Referee:
 
     @classmethod
     def create(cls, ledger: Ledger, variant: str, players: Mapping[Seat | str, str], *,
-               mode: Mode | str = Mode.FULL, seed: int | None = 0, dealer: Seat = Seat.EAST,
+               mode: Mode | str = Mode.FULL, seed: int | None = 0, dealer: Seat | str = Seat.EAST,
+               round_wind: Seat | str = Seat.EAST, starting_dealer: Seat | str | None = None,
                **options: Any) -> Referee:
-        """Open a new table: writes the game and its first hand."""
+        """Open a new table: writes the game and its first hand.
+
+        ``dealer`` and ``round_wind`` say where the evening stands (a table that joins in
+        the South round); ``starting_dealer`` (default: ``dealer``) is the seat whose
+        next deal turns the round wind. ``options`` are the table options and table
+        rules of ``rules_for`` (``seven_pairs="pair_plus_any_set"``, ``min_tai=2``...)."""
         rules = rules_for(variant, **options)
         seats = {Seat.parse(k): str(v) for k, v in players.items()}
         if set(seats) != set(Seat):
@@ -280,10 +286,12 @@ class Referee:
         mode = Mode(mode)
         if mode is Mode.FULL and seed is None:
             raise LedgerError("a full game needs a seed so that it can be replayed")
+        first, wind = Seat.parse(dealer), Seat.parse(round_wind)
+        start = first if starting_dealer is None else Seat.parse(starting_dealer)
         game_id = ledger.new_game(rules.name, seats, options=options, mode=mode.value, seed=seed)
-        game = cls._new_game(rules, mode, cls._hand_seed(seed, 1), dealer, Seat.EAST, 1, dealer, None)
-        ledger.start_hand(game_id, 1, seed=cls._hand_seed(seed, 1), dealer=dealer, round_wind=Seat.EAST,
-                          starting_dealer=dealer, dice=game.dice)
+        game = cls._new_game(rules, mode, cls._hand_seed(seed, 1), first, wind, 1, start, None)
+        ledger.start_hand(game_id, 1, seed=cls._hand_seed(seed, 1), dealer=first, round_wind=wind,
+                          starting_dealer=start, dice=game.dice)
         return cls(ledger, game_id, game, seats, seed)
 
     @staticmethod

@@ -13,7 +13,7 @@ Win(Seat.NORTH, revealed=(Tile.M1, Tile.M2, Tile.M3, Tile.P4, Tile.P5, Tile.P6, 
 >>> parse_action("E dance")
 Traceback (most recent call last):
 ...
-engine.game.actions.InvalidActionTextError: unknown action 'dance' in 'E dance': use draw, discard, chow, pung, kang, secret, sagasa, flower, beauty, news, win
+engine.game.actions.InvalidActionTextError: unknown action 'dance' in 'E dance': use draw, discard, chow, pung, kang, secret, sagasa, flower, beauty, news, win, drawgame
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ __all__ = [
     "DeclareBeauty",
     "DeclareNews",
     "Win",
+    "DrawGame",
     "InvalidActionTextError",
     "parse_action",
     "CLAIM_PRIORITY",
@@ -210,6 +211,18 @@ class Win(Action):
         return f"Win({self.seat!r}, revealed={self.revealed!r})"
 
 
+@dataclass(frozen=True, slots=True, repr=False)
+class DrawGame(Action):
+    """Observed mode: a person declares the hand drawn (exhaustive draw: the wall is
+    empty and nobody claims the last discard). ``seat`` is the one due to draw.
+
+    >>> parse_action("S drawgame"), str(DrawGame(Seat.WEST)), parse_action("n exhausted")
+    (DrawGame(Seat.SOUTH), 'W drawgame', DrawGame(Seat.NORTH))
+    """
+
+    verb = "drawgame"
+
+
 # Who gets a discard several seats want: higher first (then nearest after the discarder).
 CLAIM_PRIORITY: dict[type[Action], int] = {
     Win: 3,
@@ -224,11 +237,12 @@ CLAIM_PRIORITY: dict[type[Action], int] = {
 _VERBS: dict[str, type[Action]] = {
     cls.verb: cls
     for cls in (Draw, Discard, Chow, Pung, Kang, ConcealedKang, AddedKang, DeclareFlower,
-                DeclareBeauty, DeclareNews, Win)
+                DeclareBeauty, DeclareNews, Win, DrawGame)
 }
 _ALIASES = {"sagása": "sagasa", "concealed_kang": "secret", "added_kang": "sagasa", "chi": "chow",
             "pong": "pung", "kong": "kang", "bonus": "flower", "hu": "win", "todas": "win",
-            "tódas": "win", "bunot": "win", "búnot": "win", "mahjong": "win"}
+            "tódas": "win", "bunot": "win", "búnot": "win", "mahjong": "win",
+            "draw_game": "drawgame", "exhausted": "drawgame", "wall_empty": "drawgame"}
 
 
 def parse_action(text: str) -> Action:
@@ -259,9 +273,9 @@ def parse_action(text: str) -> Action:
         return cls(seat, rest == "called")
     if cls is Win:
         return Win(seat, tuple(tiles) if tiles else None)
-    if cls in (Pung, Kang):
+    if cls in (Pung, Kang, DrawGame):
         if tiles:
-            raise InvalidActionTextError(f"{text!r}: {verb} takes the last discard, no tiles")
+            raise InvalidActionTextError(f"{text!r}: {verb} takes no tiles")
         return cls(seat)
     if cls is Draw:
         if len(tiles) > 1:

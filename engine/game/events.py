@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from engine.scoring.money import format_money
 from engine.seats import Seat
 from engine.tiles import Tile
 
@@ -43,20 +44,12 @@ def tile_name(tile: Tile) -> str:
 
 
 def money_text(amount: Fraction, unit: str = "$") -> str:
-    """``+$1.50`` / ``-2 Phán``.
+    """``+$1.50`` / ``-2 Phán`` / ``+S$4.00``: the amount signed, in the payments' unit.
 
-    >>> money_text(Fraction(-1, 4)), money_text(Fraction(64), "Phán")
-    ('-$0.25', '+64 Phán')
+    >>> money_text(Fraction(-1, 4)), money_text(Fraction(64), "points"), money_text(Fraction(4), "S$")
+    ('-$0.25', '+64 points', '+S$4.00')
     """
-    sign = "-" if amount < 0 else "+"
-    a = abs(amount)
-    if unit == "$":
-        cents = a * 100
-        if cents.denominator == 1:
-            return f"{sign}${int(cents) // 100}.{int(cents) % 100:02d}"
-        return f"{sign}${float(a):.4f}"
-    number = str(a.numerator) if a.denominator == 1 else str(a)
-    return f"{sign}{number} {unit}"
+    return ("-" if amount < 0 else "+") + format_money(abs(amount), unit)
 
 
 def payments_text(payments: Mapping[Seat, Fraction], unit: str = "$") -> str:

@@ -45,6 +45,7 @@ from engine.game.actions import (
     DeclareNews,
     Discard,
     Draw,
+    DrawGame,
     Kang,
     Pung,
     Win,
@@ -534,9 +535,8 @@ class Game:
             for seat in self._order():
                 if kind == "no flowers" and not s.bonus[seat]:
                     self._instant(kind, seat, (), f"{seat} has no flowers")
-        if self.rules.name == "singaporean":
-            for seat in self._order():
-                self._bonus_instants(seat, on_open=True)
+        for seat in self._order():
+            self._bonus_instants(seat, on_open=True)
 
     def _order(self) -> list[Seat]:
         return [Seat((self.dealer + i) % 4) for i in range(4)]
@@ -559,28 +559,21 @@ class Game:
             self._say("ambition", seat, text)
             return
         s.used_instants.add((int(seat), kind))
-        self._say("instant", seat, f"{text} — {payments_text(paid.payments, self.scorer.unit)}",
+        self._say("instant", seat, f"{text} — {payments_text(paid.payments, self.scorer.currency)}",
                   dict(paid.payments), f"{paid.name}")
 
     def _bonus_instants(self, seat: Seat, *, on_open: bool) -> None:
-        """Singapore: bitten, flower bitten, four flowers of a colour, all animals."""
-        have = set(self._s.bonus[seat])
+        """Ambitions of shown bonus tiles (Singapore: bitten, flower bitten, four flowers of a
+        colour, all animals), as the ruleset defines and prices them; each paid once."""
         used = self._s.used_instants
         suffix = " on open" if on_open else ""
-        checks = [
-            ("bitten cat rat", {Tile.CAT, Tile.RAT}, "bitten"),
-            ("bitten rooster centipede", {Tile.ROOSTER, Tile.CENTIPEDE}, "bitten"),
-            ("flower bitten", {Tile(Tile.FLOWER1 + seat), Tile(Tile.SEASON1 + seat)}, "flower bitten"),
-            ("blue flowers", {Tile(t) for t in range(Tile.FLOWER1, Tile.FLOWER4 + 1)}, "four blue flowers"),
-            ("red flowers", {Tile(t) for t in range(Tile.SEASON1, Tile.SEASON4 + 1)}, "four red flowers"),
-            ("all animals", {Tile.CAT, Tile.RAT, Tile.ROOSTER, Tile.CENTIPEDE}, "all animals"),
-        ]
-        for key, need, kind in checks:
-            if need <= have and (int(seat), key) not in used:
-                used.add((int(seat), key))
-                tiles = tuple(sorted(need))
-                self._instant(kind + suffix if on_open and "bitten" in kind else kind, seat, tiles,
-                              f"{seat}: {kind}{suffix} ({format_tiles(tiles)})")
+        for kind, tiles in self.scorer.bonus_instants(tuple(self._s.bonus[seat]), seat, self.dealer):
+            key = f"{kind} {format_tiles(tiles)}"
+            if (int(seat), key) in used:
+                continue
+            used.add((int(seat), key))
+            situation = {"at_deal": True} if on_open else {}
+            self._instant(kind, seat, tiles, f"{seat}: {kind}{suffix} ({format_tiles(tiles)})", **situation)
 
     def _draw_back(self, action: Action, seat: Seat, why: str) -> bool:
         """Give ``seat`` a replacement (gift) from the back of the wall; False if none left."""
@@ -641,6 +634,28 @@ class Game:
         s.draws[seat] += 1
         self._say("draw", seat, f"{seat} draws")
 
+    def _do_draw_game(self, action: DrawGame, seat: Seat) -> None:
+        """Observed mode: the table says the wall is empty and nobody claims the last
+        discard; ``seat`` is the one due to draw. Refused while the referee still counts
+        more than ``draw_game_slack`` tiles to draw (docs/rules/referee.md)."""
+        s = self._s
+        if self.mode is Mode.FULL:
+            raise _fail(action, "the referee holds the wall: the hand is drawn when the wall runs out")
+        d = s.last_discard
+        if s.phase is not Phase.CLAIM or d is None:
+            raise _fail(action, f"{s.to_act} must discard first: a hand is drawn when nobody can draw "
+                                "after the last discard")
+        if s.rob:
+            raise _fail(action, f"{d[0]} added {d[1]} to a pung: {d[0]} takes the gift, unless someone robs it")
+        if seat is not d[0].next:
+            raise _fail(action, f"after {d[0]}'s discard it is {d[0].next} who would draw, not {seat}")
+        left, slack = self.live_remaining, self.rules.draw_game_slack
+        if left > slack:
+            raise _fail(action, f"the referee counts {left} tiles still to draw (a draw game needs "
+                                f"{slack} or fewer, table option draw_game_slack)")
+        s.last_discard = None
+        self._end_draw(f"{seat} cannot draw, the wall is empty ({left} left by the referee's count)")
+
     def _do_discard(self, action: Discard, seat: Seat) -> None:
         s = self._s
         self._turn_check(action, seat)
@@ -690,7 +705,7 @@ class Game:
                 s.last_drawn = dealer_drawn
         if self.rules.name == "filipino" and len(s.bonus[seat]) == 13:
             self._instant("thirteen flowers", seat, tuple(s.bonus[seat]), f"{seat}: thirteen flowers")
-        if self.rules.name == "singaporean" and not s.deal_open:
+        if not s.deal_open:
             self._bonus_instants(seat, on_open=False)
 
     def _deal_actor(self) -> Seat | None:
@@ -714,7 +729,7 @@ class Game:
         self._take(action, seat, tile, 4)
         s.melds[seat].append(Meld(MeldKind.CONCEALED_KANG, (tile,) * 4))
         self._check_copies(action, tile)
-        self._instant("secret", seat, (tile,) * 4, f"{seat} declares a secret (concealed kang)")
+        self._instant("concealed kang", seat, (tile,) * 4, f"{seat} declares a secret (concealed kang)")
         self._draw_back(action, seat, "gift")
 
     def _do_added_kang(self, action: AddedKang, seat: Seat) -> None:
@@ -740,7 +755,7 @@ class Game:
             s.rob = True
             self._say("added_kang", seat, f"{seat} adds {tile_name(tile)} to their pung — a win may rob it")
             return
-        self._instant("sagasa", seat, (tile,) * 4, f"{seat} declares sagása (added kang) of {tile_name(tile)}")
+        self._instant("added kang", seat, (tile,) * 4, f"{seat} declares sagása (added kang) of {tile_name(tile)}")
         self._draw_back(action, seat, "gift")
 
     def _close_rob(self, action: Draw, seat: Seat) -> None:
@@ -754,7 +769,7 @@ class Game:
         s.to_act = owner
         s.last_discard = None
         s.rob = False
-        self._instant("sagasa", seat, (tile,) * 4, f"{seat} declares an added kang of {tile_name(tile)}")
+        self._instant("added kang", seat, (tile,) * 4, f"{seat} declares an added kang of {tile_name(tile)}")
         self._draw_back(action, seat, "gift")
 
     def _special_set(self, action: DeclareBeauty | DeclareNews, seat: Seat) -> None:
@@ -856,11 +871,13 @@ class Game:
         frm, tile = self._claim_check(action, seat)
         if not self._holds(seat, tile, 3):
             raise _fail(action, f"{seat} needs three {tile} to kang")
+        liable = self._kang_liable(frm, tile)
         self._take(action, seat, tile, 3)
         self._s.melds[seat].append(Meld(MeldKind.KANG, (tile,) * 4, tile, int(frm)))
         self._after_claim(seat, frm)
         self._say("kang", seat, f"{seat}: kang of {tile_name(tile)}")
-        self._instant("kang", seat, (tile,) * 4, f"{seat} declares a kang")
+        self._instant("open kang", seat, (tile,) * 4, f"{seat} declares a kang",
+                      **({"liable": liable} if liable is not None else {}))
         self._draw_back(action, seat, "gift")
 
     # -- winning -------------------------------------------------------------------------
@@ -965,9 +982,9 @@ class Game:
         word = (" by búnot" if frm is None else " by tódas") if self.rules.dealer_keeps_when_winning else ""
         pats = ", ".join(n for n, _ in result.patterns)
         self._say("win", seat, f"{seat} wins{word} ({how}): {pats} — payments: "
-                  f"{payments_text(payments, result.unit)}", payments, f"win: {pats}")
+                  f"{payments_text(payments, result.currency)}", payments, f"win: {pats}")
         for inst in result.instants:
-            self._say("instant", seat, f"{inst.name} — {payments_text(inst.payments, result.unit)}",
+            self._say("instant", seat, f"{inst.name} — {payments_text(inst.payments, result.currency)}",
                       dict(inst.payments), inst.name)
 
     def _complete(self, seat: Seat, counts: list[int]) -> bool:
@@ -1007,6 +1024,17 @@ class Game:
             if ok:
                 return True
         return False
+
+    def _kang_liable(self, frm: Seat, tile: Tile) -> Seat | None:
+        """Singapore bao on a kang (004): "7 or less playable tiles remaining", a fresh tile
+        (not yet among discards and melds) claimed "to declare a kong": its thrower pays the
+        kang for all ("pay-for-all for this kong only; does not affect payments on winning")."""
+        if not self.rules.bao or self.live_remaining > 7:
+            return None
+        s = self._s
+        seen = sum(d.count(tile) for d in s.discards) - 1 + sum(
+            m.tiles.count(tile) for ms in s.melds for m in ms)
+        return frm if seen == 0 else None
 
     def _liable(self, seat: Seat, tile: Tile, frm: Seat | None, hand: Hand, tong: bool) -> Seat | None:
         """Who pays for all: Vietnam's flower thrower; Singapore bao (document 004)."""
@@ -1061,6 +1089,8 @@ class Game:
                 yield from (Win(seat) for seat in Seat if seat is not frm)
                 return
             yield Draw(frm.next)
+            if self.mode is Mode.OBSERVED:
+                yield DrawGame(frm.next)
             for seat in Seat:
                 if seat is frm:
                     continue
@@ -1144,4 +1174,5 @@ _HANDLERS: dict[type[Action], Any] = {
     DeclareBeauty: Game._special_set,
     DeclareNews: Game._special_set,
     Win: Game._do_win,
+    DrawGame: Game._do_draw_game,
 }

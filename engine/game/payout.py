@@ -37,6 +37,7 @@ class WinResult:
     payments: dict[Seat, Money]
     score: Any = None  # engine.scoring.Score when a ruleset priced it
     instants: tuple[InstantResult, ...] = ()
+    currency: str = "$"  # the payments' unit (``unit`` is the hand value's: tai, Phán...)
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,11 @@ class InstantResult:
 
 
 class Scorer(Protocol):
-    unit: str
+    unit: str  # the hand value's unit
+    currency: str  # the payments' unit
+
+    def bonus_instants(self, bonus: tuple[Tile, ...], seat: Seat,
+                       dealer: Seat) -> list[tuple[str, tuple[Tile, ...]]]: ...
 
     def score(self, hand: Any, *, win_tile: Tile, winner: Seat, self_drawn: bool,
               discarder: Seat | None, round_wind: Seat, dealer: Seat,
@@ -67,6 +72,11 @@ class FallbackScorer:
 
     def __init__(self, unit: str = "$") -> None:
         self.unit = unit
+        self.currency = unit
+
+    def bonus_instants(self, bonus: tuple[Tile, ...], seat: Seat,
+                       dealer: Seat) -> list[tuple[str, tuple[Tile, ...]]]:
+        return []
 
     def score(self, hand: Any, *, win_tile: Tile, winner: Seat, self_drawn: bool,
               discarder: Seat | None, round_wind: Seat, dealer: Seat,
@@ -82,7 +92,7 @@ class FallbackScorer:
             payments = {s: Money(0) for s in payments}
             payments[liable] = -total
         payments[winner] = -sum(payments.values(), Money(0))
-        return WinResult(value, self.unit, (("Winning", value),), payments)
+        return WinResult(value, self.unit, (("Winning", value),), payments, currency=self.currency)
 
     def instant(self, kind: str, seat: Seat, *, dealer: Seat, tiles: tuple[Tile, ...],
                 **situation: Any) -> InstantResult | None:
@@ -98,52 +108,57 @@ class RulesetScorer:
     def __init__(self, ruleset: Any, unit: str) -> None:
         self.ruleset = ruleset
         self.unit = str(getattr(ruleset, "unit", unit))
-        try:
-            from engine.scoring.context import SITUATION_FIELDS
+        self.currency = str(getattr(ruleset, "currency", self.unit))
+        from engine.scoring.context import SITUATION_FIELDS
+        from engine.scoring.rules import INSTANT_SITUATION
 
-            self._situation = set(SITUATION_FIELDS) | {"extra"}
-        except ImportError:  # pragma: no cover - older scoring package
-            self._situation = set()
-        kinds = getattr(ruleset, "instant_kinds", ())
-        self.instant_kinds: frozenset[str] = frozenset(_norm(k) for k in kinds)
+        self._situation = frozenset(SITUATION_FIELDS) | {"extra"}
+        self._instant_situation = INSTANT_SITUATION | frozenset(getattr(ruleset, "situation_extras", ()))
 
-    def _filter(self, situation: Mapping[str, Any]) -> dict[str, Any]:
-        if not self._situation:
-            return dict(situation)
-        return {k: v for k, v in situation.items() if k in self._situation}
+    @staticmethod
+    def _filter(situation: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
+        """The situation keys the ruleset reads (the game knows more than each variant needs)."""
+        return {k: v for k, v in situation.items() if k in known}
 
     def score(self, hand: Any, *, win_tile: Tile, winner: Seat, self_drawn: bool,
               discarder: Seat | None, round_wind: Seat, dealer: Seat,
               **situation: Any) -> WinResult:
         s = self.ruleset.score(
             hand, win_tile=win_tile, winner=winner, self_drawn=self_drawn, discarder=discarder,
-            round_wind=round_wind, dealer=dealer, **self._filter(situation),
+            round_wind=round_wind, dealer=dealer, **self._filter(situation, self._situation),
         )
         instants = tuple(
             InstantResult(i.kind, i.name, dict(i.payments), bool(getattr(i, "gift", False)),
                           getattr(i, "local", ""))
             for i in getattr(s, "instants", ())
         )
-        return WinResult(Money(s.value), s.unit, tuple(s.patterns), dict(s.payments), s, instants)
+        return WinResult(Money(s.value), s.unit, tuple(s.patterns), dict(s.payments), s, instants,
+                         str(getattr(s, "currency", self.currency)))
 
     def instant(self, kind: str, seat: Seat, *, dealer: Seat, tiles: tuple[Tile, ...],
                 **situation: Any) -> InstantResult | None:
-        if self.instant_kinds and _norm(kind) not in self.instant_kinds:
-            return None  # this variant has no such ambition
-        p = self.ruleset.instant(kind, seat, dealer=dealer, tiles=tiles, **self._filter(situation))
-        return InstantResult(kind, p.name, dict(p.payments), bool(getattr(p, "gift", False)),
+        """The ruleset's payout for ``kind``, its own name or an alias ("secret" is
+        Singapore's "concealed kang"); ``None`` when the table pays no such ambition."""
+        from engine.scoring.errors import UnknownAmbitionError
+
+        try:
+            self.ruleset.find_ambition(kind)
+        except UnknownAmbitionError:
+            return None
+        p = self.ruleset.instant(kind, seat, dealer=dealer, tiles=tiles,
+                                 **self._filter(situation, self._instant_situation))
+        return InstantResult(p.kind, p.name, dict(p.payments), bool(getattr(p, "gift", False)),
                              getattr(p, "local", ""))
+
+    def bonus_instants(self, bonus: tuple[Tile, ...], seat: Seat,
+                       dealer: Seat) -> list[tuple[str, tuple[Tile, ...]]]:
+        """The ambitions the ruleset finds among ``seat``'s shown bonus tiles (Singapore)."""
+        found = getattr(self.ruleset, "bonus_instants", None)
+        return [] if found is None else list(found(bonus, seat, dealer))
 
     def can_win(self, hand: Any) -> bool | None:
         is_complete = getattr(self.ruleset, "is_complete", None)
         return None if is_complete is None else bool(is_complete(hand))
-
-
-def _norm(kind: str) -> str:
-    import unicodedata
-
-    text = unicodedata.normalize("NFKD", kind).encode("ascii", "ignore").decode()
-    return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
 def scorer_for(ruleset_name: str, unit: str, table_rules: Mapping[str, Any] | None = None) -> Scorer:

@@ -14,11 +14,23 @@ tiles are bonus, which may be discarded). Scoring is the ruleset's business
 Traceback (most recent call last):
 ...
 engine.game.rules.UnknownVariantError: unknown variant 'klondike': use filipino, visayan, singaporean, vietnamese
+
+Every table rule of the variant's ruleset is a table option too; it reaches the scoring:
+
+>>> rules_for("filipino", seven_pairs="pair_plus_any_set", quick_win_value=1).table_rules
+{'seven_pairs': 'pair_plus_any_set', 'quick_win_value': 1}
+>>> rules_for("filipino", dealer_keeps_on_draw=True, doubles=True).doubles
+True
+>>> rules_for("singapore", seven_pairs="pair_plus_pung")
+Traceback (most recent call last):
+...
+engine.ruleset.TableRuleError: singaporean has no table option 'seven_pairs' (known: all_chows, ...)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from engine.tiles import Tile
@@ -51,6 +63,9 @@ class GameRules:
     * ``instant_payouts``: pay ambitions as they are declared (Singapore: "an
       optional rule", default on everywhere).
     * ``announce_waits``: emit "X is ready — waits on ..." events (full mode only).
+    * ``draw_game_slack``: observed mode: a person may declare the hand drawn
+      (``DrawGame``) while the referee still counts at most this many tiles to draw
+      (a missed flower replacement or two); default 8.
     * ``table_rules``: the ruleset's own table rules (``find_ruleset(name, **table_rules)``:
       seven pairs, quick win, wait payouts, doubles, jai alái...), used to price wins.
     """
@@ -77,6 +92,7 @@ class GameRules:
     dealer_keeps_on_draw: bool = False
     instant_payouts: bool = True
     announce_waits: bool = False
+    draw_game_slack: int = 8
     table_rules: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -193,10 +209,55 @@ _ALIASES = {"ph": "filipino", "philippine": "filipino", "bisaya": "visayan", "sg
 
 
 def rules_for(variant: str, **options: Any) -> GameRules:
-    """The game rules of a variant by name (aliases: ph, sg, vn, singapore, vietnam...)."""
+    """The game rules of a variant by name (aliases: ph, sg, vn, singapore, vietnam...).
+
+    ``options`` are the referee's own table options (``doubles``, ``dealer_keeps_on_draw``,
+    ``instant_payouts``, ``announce_waits``) and any table rule of the variant's ruleset
+    (``seven_pairs``, ``min_tai``...), given by name or inside ``table_rules={...}``; a
+    name in both (Singapore ``instant_payouts``, Filipino ``doubles``) sets both. An
+    unknown name or a bad value raises ``TableRuleError`` (a ValueError) quoting it.
+    """
     key = variant.strip().lower()
     key = _ALIASES.get(key, key)
     cls = VARIANTS.get(key)
     if cls is None:
         raise UnknownVariantError(f"unknown variant {variant!r}: use {', '.join(VARIANTS)}")
-    return cls(**options)
+    return cls(**_split_options(cls, options))
+
+
+def _split_options(cls: type[GameRules], options: Mapping[str, Any]) -> dict[str, Any]:
+    """The dataclass fields of ``cls`` for ``options``, the scoring ones in ``table_rules``."""
+    from engine.ruleset import TableRuleError, find_ruleset
+
+    given = dict(options)
+    extra = given.pop("table_rules", None) or {}
+    if not isinstance(extra, Mapping):
+        raise TableRuleError(f"table_rules={extra!r} must be a mapping of table-rule names to values")
+    table_rules = dict(extra)
+    scoring = find_ruleset(cls.ruleset_name).table_rules
+    own = {f.name for f in fields(cls)} - {"table_rules"}
+    game: dict[str, Any] = {}
+    for name, value in given.items():
+        if name not in own and name not in scoring:
+            known = ", ".join(sorted(own | set(scoring)))
+            raise TableRuleError(f"{cls.name} has no table option {name!r} (known: {known})")
+        if name in scoring:
+            table_rules[name] = value
+        else:
+            game[name] = _option(name, value, getattr(cls, name))
+    ruleset = find_ruleset(cls.ruleset_name, **table_rules)  # a bad value raises here, quoted
+    for name in own & set(table_rules):  # one value for a name both halves know
+        game[name] = bool(ruleset.rule(name))
+    return {**game, "table_rules": table_rules}
+
+
+def _option(name: str, value: Any, default: Any) -> Any:
+    """A referee option checked against the type of its default (a flag or a count)."""
+    from engine.ruleset import TableRuleError
+
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise TableRuleError(f"table option {name}={value!r} must be True or False")
+    elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise TableRuleError(f"table option {name}={value!r} must be a whole number, 0 or more")
+    return value

@@ -4,6 +4,8 @@
 '$1.25'
 >>> format_money(Money(-1, 2), "$"), format_money(Money(3), "tai"), format_money(Money(144), "Phán")
 ('-$0.50', '3 tai', '144 Phán')
+>>> format_money(Money(2), "S$"), format_money(Money(144), "points")
+('S$2.00', '144 points')
 >>> parse_money("1/4"), parse_money("$0.75"), parse_money(2)
 (Fraction(1, 4), Fraction(3, 4), Fraction(2, 1))
 """
@@ -18,15 +20,16 @@ Money = Fraction
 
 
 def format_money(amount: Money, unit: str = "$") -> str:
-    """Dollars with cents; any other unit as a number followed by the unit."""
-    if unit == "$":
+    """Dollars with cents (any unit ending in ``$``, such as ``S$``, is a currency
+    written before the amount); any other unit as a number followed by the unit."""
+    if unit.endswith("$"):
         sign = "-" if amount < 0 else ""
         cents = abs(amount) * 100
         whole = round(cents)
         text = f"{whole // 100}.{whole % 100:02d}"
         if cents != whole:  # fractions of a cent: show them exactly rather than round
             text = f"{float(abs(amount)):.4f}".rstrip("0")
-        return f"{sign}${text}"
+        return f"{sign}{unit}{text}"
     number = str(amount.numerator) if amount.denominator == 1 else str(amount)
     return f"{number} {unit}"
 

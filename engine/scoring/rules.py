@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["ScoringRules", "net_payments"]
 
 _IMPOSSIBLE = HandStatus.TOO_MANY_COPIES | HandStatus.TILE_NOT_IN_SET | HandStatus.FACE_DOWN
-_INSTANT_SITUATION = frozenset({"first_round", "dice_doubles", "discarder", "at_win"})
+INSTANT_SITUATION = frozenset({"first_round", "dice_doubles", "discarder", "at_win"})
 
 
 def net_payments(winner: Seat, dues: Mapping[Seat, Money]) -> dict[Seat, Money]:
@@ -110,11 +110,11 @@ class ScoringRules:
         ambitions; ``dice_doubles`` doubles as for a win."""
         rs = cast("Ruleset", self)
         ambition = self.find_ambition(kind)
-        unknown = set(situation) - _INSTANT_SITUATION - self.situation_extras
+        unknown = set(situation) - INSTANT_SITUATION - self.situation_extras
         if unknown:
             raise InvalidAmbitionError(
                 f"unknown situation {sorted(unknown)!r} for an instant payout; "
-                f"known: {sorted(_INSTANT_SITUATION | self.situation_extras)}"
+                f"known: {sorted(INSTANT_SITUATION | self.situation_extras)}"
             )
         tile_list = parse_tiles(tiles) if isinstance(tiles, str) else list(tiles)
         problem = ambition.problem(rs, tile_list, situation)
@@ -189,6 +189,13 @@ class ScoringRules:
         return {s: amount for s in Seat if s is not seat}
 
     def instant_multipliers(self, situation: Mapping[str, object]) -> list[tuple[str, int]]:
+        return []
+
+    def bonus_instants(
+        self, bonus: Sequence[Tile], seat: Seat | str, dealer: Seat | str = Seat.EAST
+    ) -> list[tuple[str, tuple[Tile, ...]]]:
+        """Ambitions earned by showing bonus tiles, as (kind, tiles) for ``instant``
+        (Singapore's bittens and flower sets); the referee asks this when a seat shows one."""
         return []
 
     # -- the loop -------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ __all__ = [
     "base_payment",
     "seat_number",
     "seat_wind",
+    "own_flowers",
 ]
 
 LIMIT, GREAT_LIMIT = 5, 10
@@ -82,6 +83,16 @@ def seat_wind(winner: Seat, dealer: Seat) -> Tile:
     Tile.EAST
     """
     return Tile(Tile.EAST + winner.relative_to(dealer))
+
+
+def own_flowers(seat: Seat, dealer: Seat) -> frozenset[Tile]:
+    """The flower and season numbered with ``seat`` (counted from the dealer): a flower bitten.
+
+    >>> sorted(own_flowers(Seat.SOUTH, Seat.EAST)), sorted(own_flowers(Seat.EAST, Seat.WEST))
+    ([Tile.FLOWER2, Tile.SEASON2], [Tile.FLOWER3, Tile.SEASON3])
+    """
+    n = seat_number(seat, dealer)
+    return frozenset({Tile(Tile.FLOWER1 + n - 1), Tile(Tile.SEASON1 + n - 1)})
 
 
 def _pungs(ctx: WinContext) -> list[Group]:
@@ -497,7 +508,7 @@ SINGAPORE_AMBITIONS: tuple[Ambition, ...] = (
     TileSetAmbition("four blue flowers", "4 Blue Flowers", "四季", Money(4), aliases=("four seasons",),
                     wanted=(frozenset(parse_tiles("5678f")),)),
     Ambition("open kang", "Open Kang", "明杠", Money(1), gift=True, shape="kang",
-             aliases=("kang", "added kang", "kong", "open kong")),
+             aliases=("kang", "added kang", "kong", "open kong", "sagasa")),
     Ambition("concealed kang", "Concealed Kang", "暗杠", Money(2), gift=True, shape="kang",
              aliases=("secret", "concealed kong")),
     TileSetAmbition("all animals", "Complete Set of Animals", "四动物", Money(4),
@@ -512,6 +523,7 @@ class SingaporeScoring(ScoringRules):
     """Payout hooks for 004: tai capped at the limits, the minimum, the payout tables."""
 
     unit: ClassVar[str] = "tai"
+    currency: ClassVar[str] = "S$"  # 004's payout tables: "S$1 S$2 S$4"
     patterns: ClassVar[tuple[Pattern, ...]] = SINGAPORE_PATTERNS
     ambitions: ClassVar[tuple[Ambition, ...]] = SINGAPORE_AMBITIONS
     situation_extras: ClassVar[frozenset[str]] = frozenset({"locked_discard", "at_deal", "holder", "liable"})
@@ -575,15 +587,39 @@ class SingaporeScoring(ScoringRules):
         if normalize_kind(kind).endswith(" on open"):  # 004's "Bitten (On Open)" rows
             situation = {**situation, "at_deal": True}
         if ambition.kind == "flower bitten" and tiles:
-            n = seat_number(Seat.parse(seat), Seat.parse(dealer))
-            own = [Tile(Tile.FLOWER1 + n - 1), Tile(Tile.SEASON1 + n - 1)]
+            own = sorted(own_flowers(Seat.parse(seat), Seat.parse(dealer)))
             shown = parse_tiles(tiles) if isinstance(tiles, str) else list(tiles)
             if sorted(shown) != own:
+                n = seat_number(Seat.parse(seat), Seat.parse(dealer))
                 raise InvalidAmbitionError(
                     f"Flower Bitten for {Seat.parse(seat)} (seat {n}) is {format_tiles(own)!r}, "
                     f"got {format_tiles(shown)!r}"
                 )
         return super().instant(kind, seat, dealer=dealer, tiles=tiles, **situation)
+
+    def bonus_instants(
+        self, bonus: Sequence[Tile], seat: Seat | str, dealer: Seat | str = Seat.EAST
+    ) -> list[tuple[str, tuple[Tile, ...]]]:
+        """The instant payouts ``seat``'s shown bonus tiles earn, as (kind, tiles) for
+        ``instant``: each bitten pair, the seat's own flower bitten, each colour of four
+        flowers, the complete set of animals (paid on top of the bittens, 004's footnote).
+        The referee asks this, so it pays exactly what this table defines.
+
+        >>> from engine.ruleset import find_ruleset
+        >>> [k for k, _ in find_ruleset("singapore").bonus_instants(parse_tiles("1234a2f6f"), "S")]
+        ['bitten', 'bitten', 'flower bitten', 'all animals']
+        """
+        shown = frozenset(bonus)
+        who, first = Seat.parse(seat), Seat.parse(dealer)
+        found: list[tuple[str, tuple[Tile, ...]]] = []
+        for ambition in self.ambitions:
+            if not isinstance(ambition, TileSetAmbition) or ambition.kind in _ALWAYS:
+                continue
+            if not self.ambition_enabled(ambition):
+                continue
+            wanted = ambition.wanted or (own_flowers(who, first),)  # flower bitten: the seat's own
+            found += [(ambition.kind, tuple(sorted(w))) for w in wanted if w <= shown]
+        return found
 
     def instant_dues(
         self, ambition: Ambition, seat: Seat, dealer: Seat, amount: Money, situation: Mapping[str, object]

@@ -639,6 +639,7 @@ class VietnameseScoring(ScoringRules):
     """Payout hooks for 003: Phán/Mủn, who pays which column, thrown flowers, NFNL."""
 
     unit: ClassVar[str] = "Phán"
+    currency: ClassVar[str] = "points"  # 003: "for a total of 144 points paid out"
     patterns: ClassVar[tuple[Pattern, ...]] = VIETNAMESE_PATTERNS
     ambitions: ClassVar[tuple[Ambition, ...]] = VIETNAMESE_AMBITIONS
     situation_extras: ClassVar[frozenset[str]] = frozenset(
@@ -753,7 +754,7 @@ class VietnameseScoring(ScoringRules):
             patterns=tuple((p.name, v) for p, v in applied), value=value, unit=self.unit,
             payments=net_payments(winner, dues), winner=winner,
             arrangement=chosen if chosen is not None else Arrangement(Form.STANDARD, ()),
-            locals=tuple(p.local for p, _ in applied),
+            locals=tuple(p.local for p, _ in applied), currency=self.currency,
         )
 
 

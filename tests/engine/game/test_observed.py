@@ -13,12 +13,14 @@ from engine.game import (
     DeclareNews,
     Discard,
     Draw,
+    DrawGame,
     Game,
     IllegalActionError,
     Pung,
     Win,
     observe,
     parse_action,
+    rules_for,
 )
 from engine.seats import Seat
 from engine.tiles import Tile, parse_tiles
@@ -213,3 +215,73 @@ def test_singapore_robbing_the_kong() -> None:
     assert g.state_key() == before
     g.push(Draw(S))  # nobody robs: the kang stands and South takes the gift
     assert str(g.melds(S)[0]) == "<5555p>" and g.actor() is S and not g.robbing
+
+
+def _play_down(g: Game, left: int) -> Seat:
+    """Observed play with nobody claiming until the referee counts ``left`` tiles to draw;
+    returns the seat due to draw."""
+    suited = [Tile(t) for t in range(27)]
+    seat, i = g.actor(), 0
+    while g.live_remaining > left:
+        observe(g, Discard(seat, suited[i % 27]))
+        seat, i = seat.next, i + 1
+    return seat
+
+
+def test_a_person_may_declare_the_draw_game_only_when_the_wall_is_empty() -> None:
+    g = Game("singaporean", mode="observed")
+    observe(g, Discard(E, Tile.M1))
+    key = g.state_key()
+    with pytest.raises(IllegalActionError, match=r"counts \d+ tiles still to draw.*draw_game_slack"):
+        g.push(DrawGame(S))
+    assert g.state_key() == key and DrawGame(S) not in g.legal_actions()
+    due = _play_down(g, g.rules.draw_game_slack)
+    with pytest.raises(IllegalActionError, match=f"it is {due} who would draw"):
+        g.push(DrawGame(due.next))
+    assert DrawGame(due) in g.legal_actions()
+    before = g.state_key()
+    events = g.push(parse_action(f"{due.name[0]} drawgame"))
+    out = g.outcome()
+    assert out is not None and out.kind == "draw" and g.is_over()
+    assert [e.kind for e in events] == ["draw_game"] and not any(e.payments for e in events)
+    with pytest.raises(IllegalActionError, match="the hand is over"):
+        g.push(Draw(due))
+    assert g.pop() == DrawGame(due) and g.state_key() == before and g.outcome() is None
+
+
+def test_the_draw_game_waits_for_the_discard_and_is_refused_in_full_mode() -> None:
+    g = Game(rules_for("filipino", draw_game_slack=200), mode="observed")
+    with pytest.raises(IllegalActionError, match="East must discard first"):
+        g.push(DrawGame(E))
+    observe(g, Discard(E, Tile.M1))
+    g.push(DrawGame(S))  # a generous table: the referee's count does not stand in the way
+    assert g.outcome() is not None and g.next_deal()[0] is S  # the deal passes after a draw
+    with pytest.raises(IllegalActionError, match="holds the wall"):
+        Game("filipino", seed=1).push(DrawGame(E))
+
+
+def test_singapore_bao_a_fresh_tile_fed_to_a_kang_late_pays_the_kang_for_all() -> None:
+    from engine.ruleset import find_ruleset
+
+    rs = find_ruleset("singapore")
+    suited = [Tile(t) for t in range(27) if t != Tile.P5]
+
+    def kang_payments(left: int) -> tuple[Seat, dict[Seat, Fraction]]:
+        g = Game("singaporean", mode="observed")
+        seat, i = g.actor(), 0
+        while g.live_remaining > left:
+            observe(g, Discard(seat, suited[i % len(suited)]))
+            seat, i = seat.next, i + 1
+        observe(g, Discard(seat, Tile.P5))  # 5p never seen before: a fresh tile
+        events = g.push(parse_action(f"{seat.next.name[0]} kang"))
+        paid = [e for e in events if e.kind == "instant"]
+        assert len(paid) == 1
+        return seat, dict(paid[0].payments)
+
+    thrower, late = kang_payments(8)  # the throw leaves 7: bao
+    claimer = thrower.next
+    assert late == rs.instant("open kang", claimer, tiles="5555p", liable=thrower).payments
+    assert all(late[s] == 0 for s in Seat if s not in (thrower, claimer))
+    thrower, early = kang_payments(30)  # plenty left: everyone pays their share
+    assert early == rs.instant("open kang", thrower.next, tiles="5555p").payments
+    assert all(early[s] < 0 for s in Seat if s is not thrower.next)

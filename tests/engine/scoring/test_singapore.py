@@ -204,3 +204,19 @@ def test_kang_counts_as_three_tiles() -> None:
     assert hand.melds[0].kind is MeldKind.KANG
     assert find_ruleset("singapore").score(hand, win_tile="9s", winner="S", self_drawn=True,
                                            last_tile=True).value == 1
+
+
+def test_breakdown_prints_payments_in_singapore_dollars_and_the_hand_in_tai() -> None:
+    score = find_ruleset("singapore").score("123m456p222z99p [777z]", win_tile="9p", winner="S", discarder="W")
+    lines = score.breakdown().splitlines()
+    pay_lines = [line for line in lines if " pays " in line or " collects " in line]
+    assert score.currency == "S$" and len(pay_lines) == 4
+    assert all("S$" in line and "tai" not in line for line in pay_lines)
+    assert f"West pays {scoring.format_money(-score.payments[Seat.WEST], 'S$')}" in score.breakdown()
+    assert any(line.startswith("hand value:") and line.endswith("tai") for line in lines)
+    assert score.to_json()["currency"] == "S$"
+
+
+def test_instant_payouts_are_in_singapore_dollars() -> None:
+    paid = find_ruleset("singapore").instant("bitten", "S", tiles="1a2a")
+    assert paid.unit == "S$" and str(paid).endswith(f"{scoring.format_money(paid.payments[Seat.SOUTH], 'S$')} collected")

@@ -208,3 +208,13 @@ def test_incomplete_hands_are_rejected(seed: int) -> None:
         return  # the swap happened to leave a winning (or impossible) hand
     with pytest.raises(scoring.NotCompleteError, match="not a complete vietnamese hand"):
         rs.score(broken, win_tile=concealed[0], winner="S", self_drawn=True)
+
+
+def test_breakdown_prints_the_hand_in_phan_and_payments_in_points() -> None:
+    score = find_ruleset("vietnamese").score("119m19p19s1234567z / 1f 4j", win_tile="1m", winner="E", discarder="S")
+    lines = score.breakdown().splitlines()
+    pay_lines = [line for line in lines if " pays " in line or " collects " in line]
+    assert score.unit == "Phán" and score.currency == "points" and len(pay_lines) == 4
+    assert all(line.endswith(" points") and "$" not in line for line in pay_lines)
+    assert f"South pays {-score.payments[Seat.SOUTH]} points" in score.breakdown()
+    assert any(line.startswith("hand value:") and line.endswith("Phán") for line in lines)

@@ -125,10 +125,14 @@ def test_fallback_table_book_when_asked(config: dict[str, Any]) -> None:
     assert "North: kang of 7 bamboo" in page
 
 
-def test_setup_offers_only_rules_the_referee_plays_and_refuses_others(client: FlaskClient, token: str) -> None:
+def test_setup_offers_the_scoring_rules_the_referee_plays_and_refuses_bad_values(
+        client: FlaskClient, token: str) -> None:
     page = client.get("/referee/").get_data(as_text=True)
-    assert 'name="rule_doubles"' in page
+    assert 'name="rule_doubles"' in page and 'name="rule_seven_pairs"' in page
     resp = client.post("/referee/new", data={"csrf_token": token, "variant": "filipino",
                                              "rule_seven_pairs": "pair_plus_any_set"})
+    assert resp.status_code == 302
+    resp = client.post("/referee/new", data={"csrf_token": token, "variant": "filipino",
+                                             "rule_seven_pairs": "maybe"})
     text = resp.get_data(as_text=True)
-    assert resp.status_code == 400 and "seven_pairs" in text and "Traceback" not in text
+    assert resp.status_code == 400 and "maybe" in text and "Traceback" not in text
