@@ -111,10 +111,16 @@ def level_of(sentence: str) -> str:
     ('win', 'pay', 'info')
     >>> level_of("North declares a secret (concealed kang) — North +$1.50, East -$0.50")
     'pay'
+    >>> level_of("Open Kang — East +S$3.00, South -S$1.00"), level_of("Kang — East +3 points, South -1 points")
+    ('pay', 'pay')
     """
     if " wins " in sentence:
         return "win"
-    return "pay" if "payments:" in sentence.lower() or re.search(r"[+]\$\d|[+]\d+ (?:tai|Phán)", sentence) else "info"
+    return "pay" if "payments:" in sentence.lower() or _SIGNED_MONEY.search(sentence) else "info"
+
+
+# A signed amount in any payments' unit: +$1.50, +S$4.00, +3 tai, +144 points, +1/2 Phán.
+_SIGNED_MONEY = re.compile(r"[+](?:[A-Z]*\$\d|\d+(?:/\d+)? (?:tai|Phán|points))")
 
 
 class LiveHub:

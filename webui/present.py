@@ -2,6 +2,8 @@
 
 >>> money(Fraction(5, 4)), money(Fraction(-5, 2)), money(Fraction(64), "Phán"), money(3, "tai")
 ('$1.25', '−$2.50', '64 Phán', '3 tai')
+>>> money(Fraction(-4), "S$"), money(144, "points")
+('−S$4.00', '144 points')
 >>> tile_caption("5p")
 {'code': '5p', 'big': '5', 'word': 'dot', 'english': '5 dots', 'chinese': '五筒'}
 >>> seat_name(2), seat_name("N")
@@ -59,11 +61,12 @@ def parse_money(value: Any) -> Fraction:
 
 
 def money(value: Any, unit: str = "$") -> str:
-    """Amounts as people say them: dollars with cents, tai and Phán as numbers."""
+    """Amounts as people say them: a currency ending in ``$`` (``$``, ``S$``) before the
+    amount with cents; tai, Phán and points after it as numbers."""
     amount = parse_money(value)
     sign = "−" if amount < 0 else ""
     amount = abs(amount)
-    if unit == "$":
-        return f"{sign}${float(amount):.2f}"
+    if unit.endswith("$"):
+        return f"{sign}{unit}{float(amount):.2f}"
     number = str(amount.numerator) if amount.denominator == 1 else f"{float(amount):.2f}"
     return f"{sign}{number} {unit}"

@@ -71,7 +71,7 @@ def _epoch(iso: str) -> float:
 
 
 class RefereeBook:
-    """See the module doc. ``rules`` is the web UI's rules adapter (for the unit of money)."""
+    """See the module doc. ``rules`` is the web UI's rules adapter (for the payments' unit)."""
 
     def __init__(self, path: str, rules: Any) -> None:
         from mahjongero.ledger import Ledger
@@ -118,7 +118,9 @@ class RefereeBook:
         with self._lock, self._refused():
             try:
                 self._ref = Referee.create(self.ledger, setup.variant, dict(zip(Seat, setup.names, strict=True)),
-                                           mode="observed", seed=None, dealer=setup.dealer, **setup.table_rules)
+                                           mode="observed", seed=None, dealer=setup.dealer,
+                                           round_wind=setup.round_wind, starting_dealer=setup.starting_dealer,
+                                           **setup.table_rules)
             except TypeError as exc:  # a scoring-only option the referee's game rules do not take
                 raise TableEventError(f"the referee cannot play with these table rules "
                                       f"{setup.table_rules!r} yet ({exc})") from None
@@ -144,10 +146,13 @@ class RefereeBook:
             if kind not in KINDS:
                 raise TableEventError(f"unknown event {kind!r}: one of {', '.join(KINDS)}")
             with self._refused():
-                who = Seat.parse(seat)  # type: ignore[arg-type]
-                if ref.game.is_over():
-                    ref.next_hand()  # the next hand starts with the next move
-                actions = self._actions(ref, kind, who, tiles, detail)
+                if kind == "draw":
+                    actions = [self._draw_game(ref.game, seat)]
+                else:
+                    who = Seat.parse(seat)  # type: ignore[arg-type]
+                    if ref.game.is_over():
+                        ref.next_hand()  # the next hand starts with the next move
+                    actions = self._actions(ref, kind, who, tiles, detail)
             pushed: list[Any] = []
             done = 0
             try:
@@ -176,13 +181,26 @@ class RefereeBook:
         due_to_draw = game.phase is Phase.CLAIM and game.last_discard is not None \
             and seat is game.last_discard[0].next
         draw = [Draw(seat)] if due_to_draw else []
-        if kind == "draw":
-            raise TableEventError("the referee ends the hand by itself when the wall runs out")
         if kind in ("discard", "flower", "secret", "sagasa"):
             if first is None:
                 raise TableEventError(f"a {kind} needs a tile, e.g. 5p")
             return self._single(kind, seat, first, draw)
         return self._claim_or_win(kind, seat, tiles, text, detail, draw)
+
+    @staticmethod
+    def _draw_game(game: Any, seat: str | int | Seat | None) -> Any:
+        """A person declares the wall empty (an exhaustive draw). It is the table's event,
+        not a player's: after an unclaimed discard the referee names the seat due to draw
+        itself, whatever seat the form had picked. The referee refuses it (and says why)
+        while it still counts more tiles to draw than the table allows."""
+        from engine.game import DrawGame
+
+        if game.is_over():  # checked here so a refusal does not deal the next hand
+            raise TableEventError("this hand is already over: the next hand starts with its first move")
+        last = game.last_discard
+        if last is not None:
+            return DrawGame(last[0].next)
+        return DrawGame(game.to_act if seat in (None, "") else Seat.parse(seat))
 
     @staticmethod
     def _single(kind: str, seat: Seat, first: Any, draw: list[Any]) -> list[Any]:
@@ -251,7 +269,8 @@ class RefereeBook:
         game = ref.game
         info = self.ledger.game(ref.game_id)
         names = tuple(ref.players[s] for s in Seat)
-        setup = TableSetup(info["variant"], names, game.starting_dealer, game.round_wind, info["options"])
+        setup = TableSetup(info["variant"], names, game.starting_dealer, game.round_wind, info["options"],
+                           game.starting_dealer)
         seats: dict[int, SeatState] = {s: SeatState(list(game.melds(s)), list(game.bonus(s)), list(game.discards(s))) for s in Seat}
         for s in Seat:  # a called discard is shown in the meld that took it, not also on the pile
             for m in game.melds(s):
@@ -285,8 +304,9 @@ class RefereeBook:
         return [list(fresh.push(action)) for action in game.history]
 
     # -- the ledger ---------------------------------------------------------------------
-    def _unit(self, variant: str) -> str:
-        return self.rules.unit(variant) if self.rules is not None else "$"
+    def _currency(self, variant: str) -> str:
+        """The payments' unit (S$ at a Singapore table, whose hands are valued in tai)."""
+        return str(self.rules.currency(variant)) if self.rules is not None else "$"
 
     def payments(self, table_id: int | None = None, since: float | None = None) -> list[Payment]:
         with self._lock:  # one SQLite connection is shared with the camera thread
@@ -294,7 +314,7 @@ class RefereeBook:
 
     def _payments(self, table_id: int | None, since: float | None) -> list[Payment]:
         variants = {g: self.ledger.game(g)["variant"] for g in self.ledger.games()}
-        out = [Payment(p.game_id, p.hand_no, p.seat, p.player, Fraction(p.amount), self._unit(variants[p.game_id]),
+        out = [Payment(p.game_id, p.hand_no, p.seat, p.player, Fraction(p.amount), self._currency(variants[p.game_id]),
                        p.reason, _epoch(p.created)) for p in self.ledger.payments(table_id)]
         return [p for p in out if since is None or p.created >= since]
 

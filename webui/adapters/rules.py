@@ -90,6 +90,12 @@ class ScoreView:
     payments: tuple[tuple[Seat, Fraction], ...]
     arrangement: str = ""
     multipliers: tuple[tuple[str, int], ...] = ()  # e.g. ("búnot (self-drawn)", 2): every payer pays double
+    currency: str = ""  # the payments' unit (S$, points) when it differs from the value's (tai, Phán)
+
+    @property
+    def pay_unit(self) -> str:
+        """The unit payments are shown in: the currency, else (older rulesets) the value's unit."""
+        return self.currency or self.unit
 
 
 @dataclass(frozen=True)
@@ -176,7 +182,13 @@ class Rules:
         return known[preset]
 
     def unit(self, variant: str) -> str:
+        """The unit of a hand's value (``$``, ``tai``, ``Phán``); not for money: see ``currency``."""
         return str(getattr(self.ruleset(variant), "unit", "") or ("Phán" if variant.startswith("viet") else "$"))
+
+    def currency(self, variant: str) -> str:
+        """The unit payments are made in (Singapore values a hand in tai but pays S$;
+        Vietnam values it in Phán but pays points); a ruleset without one pays in ``unit``."""
+        return str(getattr(self.ruleset(variant), "currency", "") or self.unit(variant))
 
     # -- hands --------------------------------------------------------------------------
     def analyse(self, variant: str, hand_text: str, situation: Situation,
@@ -218,6 +230,7 @@ class Rules:
             tuple((Seat(seat), Fraction(v)) for seat, v in sorted(score.payments.items())),
             str(getattr(score, "arrangement", "") or ""),
             tuple((str(n), f) for n, f in getattr(score, "multipliers", ()) or ()),
+            str(getattr(score, "currency", "") or ""),
         )
         return Analysis(str(hand), hand.tile_count, size, "score", "Mahjong! A winning hand.", score=view,
                         win_tile=win_tile)
@@ -235,7 +248,7 @@ class Rules:
         paid = ruleset.instant(kind, seat, dealer=dealer, tiles=tiles)
         return InstantView(str(paid.name), str(getattr(paid, "local", "") or ""),
                            tuple((Seat(k), Fraction(v)) for k, v in sorted(paid.payments.items())),
-                           str(getattr(paid, "unit", "") or self.unit(variant)))
+                           str(getattr(paid, "unit", "") or self.currency(variant)))  # payouts: money
 
 
 def _tuple_or_none(value: Any) -> tuple[Any, ...] | None:

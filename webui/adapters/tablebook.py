@@ -65,8 +65,9 @@ KINDS: dict[str, str] = {
     "win": "Mahjong! (a win)",
     "draw": "Draw game (wall ran out)",
 }
-_INSTANT_KIND = {"kang": ("kang",), "secret": ("secret", "concealed kang"),
-                 "sagasa": ("sagása", "sagasa", "added kang")}
+# Each event's ambition under the names the variants give it (Singapore's is "open kang").
+_INSTANT_KIND = {"kang": ("kang", "open kang"), "secret": ("secret", "concealed kang"),
+                 "sagasa": ("sagása", "sagasa", "added kang", "open kang")}
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS webui_tables (
   id INTEGER PRIMARY KEY, created REAL NOT NULL, variant TEXT NOT NULL, names TEXT NOT NULL,
@@ -92,6 +93,9 @@ class TableSetup:
     dealer: Seat = Seat.EAST
     round_wind: Seat = Seat.EAST
     table_rules: dict[str, Any] = field(default_factory=dict)
+    # The first dealer of the evening: the round wind turns when the deal comes back to
+    # them (a table joining mid-round); None: the dealer above.
+    starting_dealer: Seat | None = None
 
     def name(self, seat: Seat) -> str:
         return self.names[seat] or str(seat)
@@ -269,7 +273,7 @@ class TableBook:
                                       f"{analysis.message}")
             reason = "Mahjong: " + ", ".join(n for n, _ in analysis.score.patterns) if analysis.score.patterns \
                 else "Mahjong"
-            return [Payment(before.table_id, before.hand_no, s, before.setup.name(s), v, analysis.score.unit,
+            return [Payment(before.table_id, before.hand_no, s, before.setup.name(s), v, analysis.score.pay_unit,
                             reason, now) for s, v in analysis.score.payments if v]
         for name in _INSTANT_KIND[ev.kind]:
             tiles = tuple(parse_tiles(ev.tiles))

@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 
 from engine.seats import Seat
 from webui.adapters.rules import SITUATION_FLAGS
-from webui.adapters.tablebook import KINDS, TableSetup
+from webui.adapters.tablebook import KINDS, TableEventError, TableSetup
 from webui.live import level_of
 from webui.services import services
 
@@ -75,15 +75,34 @@ def page() -> str:
                            setup=request.args.get("setup") == "1" or table is None, flags=SITUATION_FLAGS)
 
 
+def _seat_field(form: dict[str, str], name: str, label: str) -> Seat | None:
+    """A seat chosen on the set-up form (None when left empty); a bad one names the field."""
+    raw = form.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        return Seat.parse(raw)
+    except ValueError:
+        raise TableEventError(f"{label} {raw!r} is not a seat: choose East, South, West or North") from None
+
+
+def _setup(form: dict[str, str], variant: str) -> TableSetup:
+    """The table as the set-up form describes it; every field is checked before anything is written."""
+    dealer = _seat_field(form, "dealer", "dealer") or Seat.EAST
+    round_wind = _seat_field(form, "round", "round wind") or Seat.EAST
+    first = _seat_field(form, "first_dealer", "first dealer")
+    return TableSetup(variant, _names(form), dealer, round_wind, _table_rules(variant, form), first)
+
+
 @bp.post("/new")
 def new_table() -> Response:
     s = services()
     form = request.form.to_dict()
     variant = form.get("variant") or s.variant
-    setup = TableSetup(variant, _names(form), Seat.parse(form.get("dealer") or "E"),
-                       Seat.parse(form.get("round") or "E"), _table_rules(variant, form))
+    setup = _setup(form, variant)
     s.book.new_table(setup)
-    flash(f"New {variant} table: {', '.join(setup.names)}. Dealer: {setup.dealer}.", "info")
+    flash(f"New {variant} table: {', '.join(setup.names)}. Round wind: {setup.round_wind}; "
+          f"dealer: {setup.name(setup.dealer)}.", "info")
     return redirect(url_for("referee.page"))
 
 

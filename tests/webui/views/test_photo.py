@@ -179,3 +179,16 @@ def test_a_preset_changes_the_table_rules(client: FlaskClient, token: str) -> No
     assert 'name="preset"' in page
     assert client.get(f"/photo/{pid}?preset=house").status_code == 200
     assert "no preset &#39;house&#39;" in verdict(client, f"/photo/{pid}?preset=house")
+
+
+@pytest.mark.parametrize(("variant", "value", "pays"), [
+    ("singapore", "2 tai", {"South": "+S$12.00", "East": "−S$4.00"}),  # valued in tai, paid in S$
+    ("vietnamese", "3 Phán", {"South": "+24 points", "East": "−8 points"}),  # valued in Phán, paid in points
+])
+def test_payments_are_shown_in_the_money_unit_not_the_hand_unit(
+        client: FlaskClient, token: str, variant: str, value: str, pays: dict[str, str]) -> None:
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": "123m456p789s11z555z", "variant": variant,
+                                        "winner": "S", "how": "self"})
+    page = verdict(client, resp.location)
+    assert f"Mahjong! {value}" in page
+    assert pays.items() <= payments(page).items()

@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from engine.seats import Seat
 from tests.webui.conftest import token_of
 from webui import create_app
 
@@ -136,3 +139,78 @@ def test_setup_offers_the_scoring_rules_the_referee_plays_and_refuses_bad_values
                                              "rule_seven_pairs": "maybe"})
     text = resp.get_data(as_text=True)
     assert resp.status_code == 400 and "maybe" in text and "Traceback" not in text
+
+
+def table_line(client: FlaskClient) -> str:
+    """The panel's "hand 1 · round wind South · dealer ..." line, tags removed."""
+    panel = client.get("/live/panel").get_data(as_text=True)
+    found = re.search(r'class="hand-line">(.*?)</p>', panel, re.S)
+    assert found, panel[:500]
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split())
+
+
+def test_setup_chooses_round_wind_and_dealer_and_the_referee_plays_them(
+        app: Flask, client: FlaskClient, token: str) -> None:
+    page = client.get("/referee/").get_data(as_text=True)
+    assert 'name="round"' in page and 'name="dealer"' in page and 'name="first_dealer"' in page
+    resp = client.post("/referee/new", data={"csrf_token": token, "variant": "filipino", "name_west": "Cris",
+                                             "round": "S", "dealer": "W", "first_dealer": "E"})
+    assert resp.status_code == 302
+    assert "round wind South" in table_line(client) and "dealer Cris (West)" in table_line(client)
+    hand = app.extensions["mahjongero"].book.ledger.hands(1)[0]
+    assert (hand["round_wind"], hand["dealer"], hand["starting_dealer"]) == (Seat.SOUTH, Seat.WEST, Seat.EAST)
+    refused = client.post("/referee/event", data={"csrf_token": token, "kind": "discard", "seat": "E", "tiles": "1m"})
+    assert refused.status_code == 400 and "West" in refused.get_data(as_text=True)  # the dealer opens
+    assert "Cris (West) discards 1 characters" in record(client, token, "discard", "W", "1m").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("field", "value"), [("round", "Q"), ("dealer", "Up"), ("first_dealer", "7")])
+def test_setup_refuses_a_bad_seat_and_sets_up_nothing(app: Flask, client: FlaskClient, token: str,
+                                                       field: str, value: str) -> None:
+    resp = client.post("/referee/new", data={"csrf_token": token, "variant": "filipino", field: value})
+    text = resp.get_data(as_text=True)
+    assert resp.status_code == 400 and f"&#39;{value}&#39;" in text and "Traceback" not in text
+    assert app.extensions["mahjongero"].book.current() is None
+
+
+def play_until_the_wall_is_nearly_empty(app: Flask) -> Seat:
+    """Discards round the table (each with its implied draw) until the referee counts at
+    most ``draw_game_slack`` tiles to draw; returns the seat that discarded last."""
+    book = app.extensions["mahjongero"].book
+    game = book._ref.game
+    codes = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)]  # Filipino honours are bonus tiles
+    seat, turn = Seat.EAST, 0
+    book.apply("discard", seat, codes[0])
+    while game.live_remaining > game.rules.draw_game_slack:
+        turn += 1
+        seat = seat.next
+        book.apply("discard", seat, codes[turn % len(codes)])
+    return seat
+
+
+def test_draw_game_is_refused_until_the_wall_is_nearly_empty(app: Flask, client: FlaskClient, token: str) -> None:
+    setup_table(client, token, east="Ana", south="Ben")
+    record(client, token, "discard", "E", "9s")
+    before = log_lines(client)
+    resp = client.post("/referee/event", data={"csrf_token": token, "kind": "draw", "seat": "S"})
+    text = resp.get_data(as_text=True)
+    game = app.extensions["mahjongero"].book._ref.game
+    assert resp.status_code == 400 and "Traceback" not in text
+    assert f"the referee counts {game.live_remaining} tiles still to draw" in text
+    assert log_lines(client) == before and not game.is_over()
+
+
+def test_draw_game_ends_the_hand_when_the_wall_is_empty(app: Flask, client: FlaskClient, token: str) -> None:
+    setup_table(client, token, east="Ana", south="Ben", west="Cris", north="Dina")
+    last = play_until_the_wall_is_nearly_empty(app)
+    # The draw game is the table's: the referee names the seat due to draw, whoever is picked.
+    page = record(client, token, "draw", "E").get_data(as_text=True)
+    assert f"Exhaustive draw: {last.next} cannot draw, the wall is empty" in page
+    game = app.extensions["mahjongero"].book._ref.game
+    assert game.is_over() and game.outcome().kind == "draw"
+    assert "Exhaustive draw" in log_lines(client)[0] and "hand 1" in table_line(client)
+    again = client.post("/referee/event", data={"csrf_token": token, "kind": "draw", "seat": "E"})
+    assert again.status_code == 400 and "already over" in again.get_data(as_text=True)
+    assert app.extensions["mahjongero"].book._ref.game is game  # refusing it dealt no new hand
+    client.post("/referee/undo", data={"csrf_token": token})
+    assert not app.extensions["mahjongero"].book._ref.game.is_over()
