@@ -16,6 +16,7 @@ Entry points (everything here is pure: no files, no clock, no network)::
     game.pop()              # undo the last action exactly
     game.outcome()          # None, or Outcome(kind="win"/"draw", winner, discarder, result, payments)
     game.next_deal()        # (dealer, round wind, hand number) for the next Game
+    game.next_jai_alai()    # Filipino jai alái markers (E, S, W, N): the next Game's jai_alai=
     game.events             # every Event so far: .kind, .seat, .text (a sentence), .payments, .reason
     game.to_json()          # the table for a web page: seats, melds, flowers, discards, outcome...
     game.hand(seat), game.hidden(seat), game.melds(seat), game.bonus(seat), game.discards(seat),

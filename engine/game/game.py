@@ -64,6 +64,8 @@ Money = Fraction
 _DRAGONS = (Tile.WHITE, Tile.GREEN, Tile.RED)
 _WINDS = (Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH)
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+# 003's "Green Joker Set" (the red set is Hoa, Hỷ, Nguyên, Hợp): three thrown win NFNL at once.
+_GREEN_SET = frozenset({Tile.THUNG, Tile.SOOC, Tile.THAY, Tile.TONG})
 _GREEN_JOKERS = {Tile.THUNG: range(9, 18), Tile.SOOC: range(18, 27), Tile.THAY: range(0, 9),
                  Tile.TONG: range(0, 34), Tile.HOA: range(0, 0), Tile.HY: range(27, 31),
                  Tile.NGUYEN: range(31, 34), Tile.HOP: range(0, 27)}
@@ -97,10 +99,13 @@ class Outcome:
     payments: dict[Seat, Money] = field(default_factory=dict)
     hand: Hand | None = None
     situation: dict[str, Any] = field(default_factory=dict)  # what the scorer was told
+    special: str = ""  # a win that is not a hand: "green jokers" (Vietnam, 003), priced as an instant
 
     def __str__(self) -> str:
         if self.kind == "draw" or self.winner is None:
             return "exhaustive draw"
+        if self.special:
+            return f"{self.winner} wins by {self.special}"
         how = "self-drawn" if self.self_drawn else f"on {self.discarder}'s discard"
         return f"{self.winner} wins {how}"
 
@@ -110,7 +115,7 @@ class _State:
 
     __slots__ = ("hands", "hidden", "melds", "bonus", "discards", "pool", "head", "tail", "phase",
                  "to_act", "last_discard", "last_drawn", "source", "deal_open", "draws",
-                 "claims", "outcome", "events", "used_instants", "rob")
+                 "claims", "outcome", "events", "used_instants", "rob", "nfnl", "nfnl_pure")
 
     def __init__(self) -> None:
         self.hands: list[list[int]] = [[0] * 64 for _ in range(4)]
@@ -133,6 +138,10 @@ class _State:
         self.events: list[Event] = []
         self.used_instants: set[tuple[int, str]] = set()
         self.rob = False  # the pending "discard" is a tile just added to a pung (robbable)
+        # Vietnam (003): each seat may still form No-Flowers-No-Leaves (no flower dealt, no
+        # flower or joker laid aside); "pure" if it was also dealt no joker
+        self.nfnl = [False] * 4
+        self.nfnl_pure = [False] * 4
 
     def copy(self) -> _State:
         s = _State.__new__(_State)
@@ -147,6 +156,7 @@ class _State:
         s.deal_open, s.draws, s.claims = self.deal_open, self.draws[:], self.claims
         s.outcome, s.events, s.used_instants = self.outcome, self.events[:], set(self.used_instants)
         s.rob = self.rob
+        s.nfnl, s.nfnl_pure = self.nfnl[:], self.nfnl_pure[:]
         return s
 
 
@@ -166,7 +176,8 @@ class Game:
                  mode: Mode | str = Mode.FULL, dealer: Seat = Seat.EAST,
                  round_wind: Seat = Seat.EAST, hand_number: int = 1,
                  starting_dealer: Seat | None = None, dice: tuple[int, int] | None = None,
-                 scorer: Scorer | None = None, wall: Sequence[Tile] | None = None) -> None:
+                 scorer: Scorer | None = None, wall: Sequence[Tile] | None = None,
+                 jai_alai: Sequence[int] | None = None) -> None:
         self.rules = rules_for(rules) if isinstance(rules, str) else rules
         self.mode = Mode(mode)
         self.dealer = Seat(dealer)
@@ -174,6 +185,12 @@ class Game:
         self.hand_number = hand_number
         self.starting_dealer = Seat(starting_dealer if starting_dealer is not None else dealer)
         self.seed = seed
+        # Filipino jai alái: the markers each seat (in Seat order) held when this hand was
+        # dealt; the pot runs across hands, so the next hand is built with next_jai_alai().
+        markers = tuple(jai_alai) if jai_alai is not None else (0, 0, 0, 0)
+        if len(markers) != 4 or any(isinstance(m, bool) or not isinstance(m, int) or m < 0 for m in markers):
+            raise ValueError(f"jai_alai={jai_alai!r}: give four whole numbers of markers (E, S, W, N)")
+        self.jai_alai: tuple[int, int, int, int] = (markers[0], markers[1], markers[2], markers[3])
         self.scorer: Scorer = scorer or scorer_for(self.rules.ruleset_name, self.rules.unit,
                                                    self.rules.table_rules)
         self._set = self.rules.tile_set()
@@ -195,6 +212,13 @@ class Game:
             self.wall: list[Tile] = tiles
             s.tail = len(tiles)
             self._deal()
+            if self.rules.plays("nfnl"):
+                # 003: "The initial hand must not have flowers but can contain jokers";
+                # "If the player also started with no jokers, this is considered a pure NFNL hand."
+                for seat in Seat:
+                    first_hand = self.concealed(seat)
+                    s.nfnl[seat] = not any(t.is_flower or t.is_royalty for t in first_hand)
+                    s.nfnl_pure[seat] = s.nfnl[seat] and not any(t.is_vn_joker for t in first_hand)
         else:
             self.wall = []
             s.tail = len(self._set)
@@ -202,6 +226,11 @@ class Game:
             for seat in Seat:
                 s.hidden[seat] = dealt + (1 if seat is self.dealer else 0)
             s.head = 4 * dealt + 1
+            # the dealt hands are unseen: a seat loses NFNL when it lays a flower or joker aside,
+            # and purity when it throws a joker (an NFNL hand holds none at the win, so a dealt
+            # joker must be thrown: no joker thrown means none dealt)
+            s.nfnl = [self.rules.plays("nfnl")] * 4
+            s.nfnl_pure = s.nfnl[:]
 
     def __repr__(self) -> str:
         """The constructor call that deals this hand again (actions are in ``history``)."""
@@ -216,6 +245,8 @@ class Game:
                                      ("starting_dealer", self.starting_dealer, self.dealer)):
             if value != default:
                 args.append(f"{name}={value!r}")
+        if any(self.jai_alai):
+            args.append(f"jai_alai={self.jai_alai!r}")
         args.append(f"dice={self.dice!r}")
         return f"Game({', '.join(args)})"
 
@@ -386,7 +417,7 @@ class Game:
             s.pool, s.head, s.tail, s.phase.value, int(s.to_act), s.last_discard, s.last_drawn,
             s.source, s.deal_open, s.draws, s.claims, str(s.outcome),
             [(e.kind, e.text, sorted(e.payments.items())) for e in s.events],
-            sorted(s.used_instants), s.rob,
+            sorted(s.used_instants), s.rob, s.nfnl, s.nfnl_pure,
         ))
 
     def waits(self, seat: Seat) -> list[Tile]:
@@ -423,6 +454,11 @@ class Game:
             },
             "events": [e.text for e in s.events],
             "history": [str(a) for a in self.history],
+            "jai_alai": None if not self.rules.plays("jai_alai") else {
+                "held": {str(seat): self.jai_alai[seat] for seat in Seat},
+                "next": None if s.outcome is None else
+                {str(seat): n for seat, n in zip(Seat, self.next_jai_alai(), strict=True)},
+            },
         }
 
     # -- undo -------------------------------------------------------------------------
@@ -668,6 +704,8 @@ class Game:
                 raise _fail(action, f"{seat} must first declare {format_tiles(held)} and take replacements")
         self._close_deal(action)
         self._take(action, seat, tile)
+        if tile.is_vn_joker and self.mode is Mode.OBSERVED:
+            s.nfnl_pure[seat] = False  # dealt or drawn, the referee cannot tell: never overpay
         s.discards[seat].append(tile)
         s.pool.append((seat, tile))
         s.last_discard = (seat, tile)
@@ -693,6 +731,7 @@ class Game:
         self._take(action, seat, tile)
         s.bonus[seat].append(tile)
         self._check_copies(action, tile)
+        s.nfnl[seat] = False  # 003: NFNL has no flower and no joker "outside the hand (put down for points)"
         self._say("flower", seat, f"{seat} declares {tile_name(tile)}")
         in_deal = s.deal_open and s.source == "deal"
         dealer_drawn = s.last_drawn
@@ -886,6 +925,9 @@ class Game:
         if s.phase is Phase.CLAIM:
             frm, tile = s.last_discard or (seat, Tile.BACK)
             if seat is frm:
+                if self.rules.plays("nfnl") and not s.rob:
+                    self._green_joker_win(action, seat)
+                    return
                 raise _fail(action, f"{seat} cannot win on their own discard")
             self._win(action, seat, tile, frm)
         else:
@@ -902,6 +944,13 @@ class Game:
         h = s.hands[seat]
         tong = frm is not None and tile is not None and self.rules.discard_bonus_as_tong and (
             tile.is_flower or tile.is_vn_joker or tile.is_royalty)
+        # 003: a thrown flower is a Tổng for any ready hand and its thrower pays for everyone; a
+        # thrown joker is one "ONLY if the discarder is forming a No Flowers, No Leaves (NFNL)
+        # hand" — otherwise it "can be called ... if it matches the suit": only within its scope.
+        nfnl_thrower = bool(tong and frm is not None and tile is not None and tile.is_vn_joker
+                            and s.nfnl[frm])
+        scoped = bool(tong and tile is not None and tile.is_vn_joker and not nfnl_thrower)
+        thrown = tong and not scoped
         if frm is not None and tile is not None and not tong and (not tile.is_playable or self.rules.is_bonus(tile)):
             raise _fail(action, f"nobody wins on {tile_name(tile)}")
         if self.rules.locked_discard and frm is not None and tile in s.discards[seat]:
@@ -934,19 +983,27 @@ class Game:
         if tong:
             choices = waits(counts[:NUM_PLAYABLE], self.sets_to_make(seat),
                             seven_pairs=self.rules.seven_pairs and not s.melds[seat])
+            if scoped:
+                assert tile is not None
+                choices = [c for c in choices if int(c) in _GREEN_JOKERS[tile]]
+                if not choices:
+                    raise _fail(action, f"{seat} is not ready for what a discarded {tile_name(tile)} may stand"
+                                        " for (it counts as Tổng only when thrown by a No-Flowers-No-Leaves player)")
             if not choices:
                 raise _fail(action, f"{seat} is not ready: a discarded {tile_name(tile)} counts as Tổng only for a ready hand")  # type: ignore[arg-type]
             win_tile = choices[0]
             counts[win_tile] += 1
         if win_tile is None:
             raise _fail(action, "the winning tile is unknown: show it in the revealed tiles")
-        if not self._complete(seat, counts):
+        nfnl = not tong and self._nfnl_hand(seat, counts, win_tile)
+        complete = self._complete(seat, counts)
+        if not complete and not nfnl:
             raise _fail(action, f"{format_tiles(Tile(t) for t in range(64) for _ in range(counts[t]))}"
                         f" with {len(s.melds[seat])} meld(s) is not a winning hand")
         self._close_deal(action)
         hand = Hand(tuple(Tile(t) for t in range(64) for _ in range(counts[t])), tuple(s.melds[seat]),
                     tuple(s.bonus[seat]))
-        liable = self._liable(seat, win_tile, frm, hand, tong)
+        liable = frm if thrown else self._liable(seat, win_tile, frm, hand)
         situation: dict[str, Any] = {
             "turn": s.draws[seat], "discards_before_win": len(s.discards[seat]),
             "kang_replacement": frm is None and s.source == "replacement",
@@ -954,12 +1011,31 @@ class Game:
             "dice_doubles": 1 if self.rules.doubles and self.dice[0] == self.dice[1] else 0,
             "liable": liable, "robbing_kang": s.rob and frm is not None,
         }
-        try:
-            result = self.scorer.score(hand, win_tile=win_tile, winner=seat, self_drawn=frm is None,
-                                       discarder=frm, round_wind=self.round_wind, dealer=self.dealer,
-                                       **situation)
-        except ValueError as exc:
-            raise _fail(action, f"not a valid win: {exc}") from None
+        if thrown:  # the scorer adds 003's Thrown Flower Mủn and has the thrower pay it all
+            situation["thrown_flower"] = True
+            if nfnl_thrower:
+                situation["discarder_nfnl"] = True
+        if self.rules.plays("jai_alai"):
+            situation["jai_alai"] = self.jai_alai[seat]  # markers held before this win
+        readings = [situation] if complete else []
+        if nfnl:  # 003: "The hand does not have to be valid"; a valid one is scored both ways
+            readings.append({**situation, "nfnl": True, "nfnl_pure": s.nfnl_pure[seat]})
+        best: tuple[WinResult, dict[str, Any]] | None = None
+        problem: ValueError | None = None
+        for reading in readings:
+            try:
+                scored = self.scorer.score(hand, win_tile=win_tile, winner=seat, self_drawn=frm is None,
+                                           discarder=frm, round_wind=self.round_wind, dealer=self.dealer,
+                                           **reading)
+            except ValueError as exc:
+                problem = exc
+                continue
+            # the winner names the reading that pays most (as every ruleset's scorer does)
+            if best is None or scored.payments.get(seat, Money(0)) > best[0].payments.get(seat, Money(0)):
+                best = (scored, reading)
+        if best is None:
+            raise _fail(action, f"not a valid win: {problem}") from None
+        result, situation = best
         payments = dict(result.payments)
         won = payments.get(seat, Money(0))
         if liable is not None and liable is not seat and won and payments.get(liable, 0) != -won:
@@ -986,6 +1062,97 @@ class Game:
         for inst in result.instants:
             self._say("instant", seat, f"{inst.name} — {payments_text(inst.payments, result.currency)}",
                       dict(inst.payments), inst.name)
+        self._jai_alai(seat, result)
+
+    def _nfnl_hand(self, seat: Seat, counts: list[int], win_tile: Tile) -> bool:
+        """003's No-Flowers-No-Leaves: a seat dealt no flower, that laid no flower or joker
+        aside, whose hand (sets included) holds only suit tiles — "must not contain any winds
+        or dragons, does not contain any jokers ... and does not have any flowers" — goes out
+        "on the next non-wind, non-dragon, non-flower, non-joker tile", valid hand or not."""
+        s = self._s
+        if not s.nfnl[seat] or s.bonus[seat] or not win_tile.is_suited:
+            return False
+        if any(counts[t] for t in range(Tile.EAST, 64)):
+            return False
+        return all(t.is_suited for m in s.melds[seat] for t in m.tiles)
+
+    def _green_joker_win(self, action: Win, seat: Seat) -> None:
+        """003, "Automatic Win Conditions for NFNL Hands": "Upon discarding the 3rd Green
+        Joker and no claims the discarded Joker, the player can declare a win" (also after
+        the 4th, 5th...), "regardless of whether the hand contain wind or dragon tiles, or
+        even jokers"; a thrown red joker voids it. Declared by the thrower, with ``Win``,
+        while the joker lies unclaimed; priced by the ruleset's ``green jokers`` payout."""
+        s = self._s
+        assert s.last_discard is not None
+        joker = s.last_discard[1]
+        own = f"{seat} cannot win on their own discard"
+        if not s.nfnl[seat]:
+            raise _fail(action, f"{own}: {seat} is not going for No-Flowers-No-Leaves (a flower was dealt,"
+                                " or a flower or joker was laid aside)")
+        if joker not in _GREEN_SET:
+            raise _fail(action, f"{own}: a No-Flowers-No-Leaves player goes out on their own discard only "
+                                "right after throwing a green joker (Thùng, Soọc, Thay, Tổng)")
+        red = [t for t in s.discards[seat] if t.is_vn_joker and t not in _GREEN_SET]
+        if red:
+            raise _fail(action, f"{seat} threw {format_tiles(red)} of the red joker set: the green-joker win is "
+                                "void, wait for a suit tile (003)")
+        green = tuple(t for t in s.discards[seat] if t in _GREEN_SET)
+        if len(green) < 3:
+            raise _fail(action, f"{seat} has thrown {len(green)} green joker(s): going out needs 3 (003)")
+        paid = self.scorer.instant("green jokers", seat, dealer=self.dealer, tiles=green)
+        if paid is None:
+            raise _fail(action, "the green-jokers win is not priced at this table (no Vietnamese ruleset)")
+        payments = dict(paid.payments)
+        # 003 counts the 64 each of three players as "a total of 3 Mủn (192)": 64 points a Mủn
+        value = Money(payments.get(seat, Money(0))) / 64 * 6
+        result = WinResult(value, self.scorer.unit, ((paid.name, value),), payments, None, (),
+                           self.scorer.currency)
+        s.phase = Phase.OVER
+        s.last_discard = None
+        s.outcome = Outcome("win", seat, None, False, joker, result, payments, None, {"green_jokers": green},
+                            special="thrown green jokers")
+        self._say("win", seat, f"{seat} wins: {paid.name} ({format_tiles(green, sort=False)}, No Flowers No "
+                  f"Leaves) — payments: {payments_text(payments, self.scorer.currency)}", payments,
+                  f"win: {paid.name}")
+
+    def _table_rule(self, name: str, default: Any) -> Any:
+        ruleset = getattr(self.scorer, "ruleset", None)
+        return default if ruleset is None else ruleset.rule(name)
+
+    def _jai_alai(self, seat: Seat, result: WinResult) -> None:
+        """000, 001: "At the end of each game, the winner gets one marker, two for búnot. The
+        first player to get five markers wins the jai alai." The ruleset counts the markers;
+        the pot ("Players put a share, typically $1") is paid here: 4 shares to the taker."""
+        markers = int(getattr(result.score, "markers", 0) or 0)
+        if not markers or not self.rules.plays("jai_alai"):
+            return
+        held = self.jai_alai[seat] + markers
+        text = f"{seat} takes {markers} jai alái marker{'s' if markers > 1 else ''} ({held} of " \
+               f"{self._table_rule('jai_alai_markers', 5)})"
+        if not getattr(result.score, "jai_alai_won", False):
+            self._say("jai_alai", seat, text)
+            return
+        share = self.rules.jai_alai_share
+        pot = {p: (3 * share if p is seat else -share) for p in Seat} if share else {}
+        paid = f" — {payments_text(pot, self.scorer.currency)}" if pot else ""
+        self._say("jai_alai", seat, f"{text} and wins the jai alái pot{paid}", pot, "jai alái pot")
+
+    def next_jai_alai(self) -> tuple[int, int, int, int]:
+        """The jai alái markers each seat (E, S, W, N) holds after this hand: the ``jai_alai=``
+        of the next ``Game``. A win adds the winner's markers; taking the pot starts a new one
+        (every count back to 0); a draw, or a table not playing jai alái, changes nothing."""
+        out = self._s.outcome
+        if out is None:
+            raise IllegalActionError("the hand is not over yet")
+        score = None if out.result is None else out.result.score
+        markers = int(getattr(score, "markers", 0) or 0)
+        if out.winner is None or not markers or not self.rules.plays("jai_alai"):
+            return self.jai_alai
+        if getattr(score, "jai_alai_won", False):
+            return (0, 0, 0, 0)
+        held = list(self.jai_alai)
+        held[out.winner] += markers
+        return (held[0], held[1], held[2], held[3])
 
     def _complete(self, seat: Seat, counts: list[int]) -> bool:
         sets = self.sets_to_make(seat)
@@ -1036,12 +1203,10 @@ class Game:
             m.tiles.count(tile) for ms in s.melds for m in ms)
         return frm if seen == 0 else None
 
-    def _liable(self, seat: Seat, tile: Tile, frm: Seat | None, hand: Hand, tong: bool) -> Seat | None:
-        """Who pays for all: Vietnam's flower thrower; Singapore bao (document 004)."""
+    def _liable(self, seat: Seat, tile: Tile, frm: Seat | None, hand: Hand) -> Seat | None:
+        """Who pays for all: Singapore bao (document 004). (Vietnam's flower thrower: ``_win``.)"""
         if frm is None:
             return None
-        if tong and tile is not None and self._s.last_discard and self._s.last_discard[1].is_flower:
-            return frm
         if not self.rules.bao:
             return None
         s = self._s
@@ -1089,6 +1254,8 @@ class Game:
                 yield from (Win(seat) for seat in Seat if seat is not frm)
                 return
             yield Draw(frm.next)
+            if self.rules.nfnl:
+                yield Win(frm)  # going out after a third green joker (003)
             if self.mode is Mode.OBSERVED:
                 yield DrawGame(frm.next)
             for seat in Seat:

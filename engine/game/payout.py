@@ -112,7 +112,8 @@ class RulesetScorer:
         from engine.scoring.context import SITUATION_FIELDS
         from engine.scoring.rules import INSTANT_SITUATION
 
-        self._situation = frozenset(SITUATION_FIELDS) | {"extra"}
+        # the variant's own situation keys too (Vietnam: nfnl, nfnl_pure, thrown_flower...)
+        self._situation = frozenset(SITUATION_FIELDS) | {"extra"} | frozenset(getattr(ruleset, "situation_extras", ()))
         self._instant_situation = INSTANT_SITUATION | frozenset(getattr(ruleset, "situation_extras", ()))
 
     @staticmethod

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from engine.tiles import Tile
@@ -66,6 +67,9 @@ class GameRules:
     * ``draw_game_slack``: observed mode: a person may declare the hand drawn
       (``DrawGame``) while the referee still counts at most this many tiles to draw
       (a missed flower replacement or two); default 8.
+    * ``jai_alai_share``: Filipino and Visayan, when the table plays jai alái (the
+      ruleset's ``jai_alai``): what each player puts into the pot, "a share, typically
+      $1" (000, 001); the referee pays the four shares to the seat that takes the pot.
     * ``table_rules``: the ruleset's own table rules (``find_ruleset(name, **table_rules)``:
       seven pairs, quick win, wait payouts, doubles, jai alái...), used to price wins.
     """
@@ -85,6 +89,8 @@ class GameRules:
     bao: ClassVar[bool] = False  # Singapore pay-for-all
     robbing_kang: ClassVar[bool] = False  # others may win on the tile added to a pung
     discard_bonus_as_tong: ClassVar[bool] = False  # Vietnam: a discarded flower or joker
+    nfnl: ClassVar[bool] = False  # Vietnam: No-Flowers-No-Leaves and its green-joker wins
+    jai_alai: ClassVar[bool] = False  # Filipino, Visayan: the jai alái pot (if the table plays it)
     instant_on_deal: ClassVar[tuple[str, ...]] = ()  # ambitions checked when the deal closes
     unit: ClassVar[str] = "$"
 
@@ -93,6 +99,7 @@ class GameRules:
     instant_payouts: bool = True
     announce_waits: bool = False
     draw_game_slack: int = 8
+    jai_alai_share: Fraction = Fraction(1)
     table_rules: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -121,6 +128,21 @@ class GameRules:
         """Tiles a player may lay aside as bonus (Vietnam: jokers too, by choice)."""
         return self.is_bonus(tile)
 
+    def plays(self, rule: str) -> bool:
+        """Whether this table plays an optional rule of its ruleset (``nfnl``, ``jai_alai``):
+        the variant must have it (class attribute) and the table rule must be on (its default
+        when not given: the Vietnamese ``nfnl`` is on, the Filipino ``jai_alai`` off).
+
+        >>> rules_for("vietnamese").plays("nfnl"), rules_for("vn", nfnl=False).plays("nfnl")
+        (True, False)
+        >>> rules_for("filipino").plays("jai_alai"), rules_for("ph", jai_alai=True).plays("jai_alai")
+        (False, True)
+        """
+        from engine.variants.filipino import flag  # table rules may be given as text ("off")
+
+        defaults = {"nfnl": True, "jai_alai": False}
+        return bool(getattr(self, rule, False)) and flag(self.table_rules.get(rule, defaults.get(rule, False)))
+
     def with_options(self, **options: Any) -> GameRules:
         """A copy with table options changed (unknown names raise TypeError)."""
         return replace(self, **options)
@@ -137,6 +159,7 @@ class FilipinoRules(GameRules):
     taboo_own_wall: ClassVar[bool] = True
     dealer_keeps_when_winning: ClassVar[bool] = True
     seven_pairs: ClassVar[bool] = True
+    jai_alai: ClassVar[bool] = True
     instant_on_deal: ClassVar[tuple[str, ...]] = ("no flowers",)
 
     def is_bonus(self, tile: Tile) -> bool:
@@ -182,6 +205,7 @@ class VietnameseRules(GameRules):
     wall_stacks: ClassVar[tuple[int, int, int, int]] = (20, 20, 20, 20)
     thirteen_orphans: ClassVar[bool] = True
     discard_bonus_as_tong: ClassVar[bool] = True
+    nfnl: ClassVar[bool] = True
     unit: ClassVar[str] = "Phán"
 
     def tile_set(self) -> list[Tile]:
@@ -258,6 +282,16 @@ def _option(name: str, value: Any, default: Any) -> Any:
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise TableRuleError(f"table option {name}={value!r} must be True or False")
+    elif isinstance(default, Fraction):  # an amount of money: 1, "1/2", "0.50"
+        from engine.scoring.money import parse_money
+
+        try:
+            money = parse_money(value)
+        except (TypeError, ValueError):
+            money = Fraction(-1)
+        if money < 0:
+            raise TableRuleError(f"table option {name}={value!r} must be an amount, 0 or more")
+        return money
     elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise TableRuleError(f"table option {name}={value!r} must be a whole number, 0 or more")
     return value

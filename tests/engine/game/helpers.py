@@ -10,7 +10,8 @@ from engine.tiles import Tile, parse_tiles
 
 
 def staged_game(variant: str, hands: dict[Seat, str], *, first: str, draws: str = "",
-                back: str = "", dealer: Seat = Seat.EAST, **options: object) -> Game:
+                back: str = "", dealer: Seat = Seat.EAST, markers: tuple[int, ...] | None = None,
+                **options: object) -> Game:
     """A full-mode game whose deal gives each seat ``hands[seat]``, the dealer ``first`` as
     the extra tile, then the wall draws ``draws`` in order and replacements come from
     ``back`` in order. Every other tile fills the middle of the wall."""
@@ -39,4 +40,4 @@ def staged_game(variant: str, hands: dict[Seat, str], *, first: str, draws: str 
     head.extend(parse_tiles(draws))
     middle = list(fill)
     tail = list(reversed(parse_tiles(back)))
-    return Game(rules, wall=head + middle + tail, dealer=dealer)
+    return Game(rules, wall=head + middle + tail, dealer=dealer, jai_alai=markers)

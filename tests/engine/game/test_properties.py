@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.bots import GreedyBot, RandomBot, play_hand
-from engine.game import Action, Draw, Game, Phase, Win, resolve_claims
+from engine.game import Action, Draw, Game, Phase, Win, resolve_claims, rules_for
 from engine.ruleset import find_ruleset
 from engine.seats import Seat
 
@@ -65,8 +65,13 @@ def _check_win_scored(game: Game) -> None:
     if out.kind != "win":
         assert out.winner is None and not out.payments
         return
+    rs = find_ruleset(game.rules.ruleset_name, **game.rules.table_rules)
+    if out.special:  # Vietnam's thrown green jokers: a win priced as the ruleset's instant payout
+        assert out.winner is not None
+        paid = rs.instant("green jokers", out.winner, dealer=game.dealer, tiles=out.situation["green_jokers"])
+        assert out.payments == dict(paid.payments)
+        return
     assert out.hand is not None and out.winner is not None and out.win_tile is not None
-    rs = find_ruleset(game.rules.ruleset_name)
     score = rs.score(out.hand, win_tile=out.win_tile, winner=out.winner, self_drawn=out.self_drawn,
                      discarder=out.discarder, round_wind=game.round_wind, dealer=game.dealer,
                      **out.situation)
@@ -92,6 +97,34 @@ def test_random_hands_keep_every_invariant(variant: str, seed: int) -> None:
     game = Game(variant, seed=seed)
     _play_checked(game, [RandomBot(seed=seed + s) for s in range(4)])
     _check_win_scored(game)
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_jai_alai_markers_carry_across_hands_and_the_pot_is_zero_sum(seed: int) -> None:
+    """An evening of hands: the markers each hand starts with are the last one's
+    ``next_jai_alai()``; every marker is a win's (one, two for búnot) until a pot is taken."""
+    held = (0, 0, 0, 0)
+    dealer, wind, number = Seat.EAST, Seat.EAST, 1
+    for i in range(6):
+        game = Game(rules_for("filipino", jai_alai=True, jai_alai_markers=3), seed=seed + i,
+                    dealer=dealer, round_wind=wind, hand_number=number, jai_alai=held)
+        _play_checked(game, [GreedyBot()] * 4)
+        _check_win_scored(game)
+        out = game.outcome()
+        assert out is not None
+        after = game.next_jai_alai()
+        pots = [e for e in game.events if e.kind == "jai_alai" and e.payments]
+        if out.kind == "draw":
+            assert after == held and not pots
+        elif pots:
+            assert after == (0, 0, 0, 0) and pots[0].payments[out.winner] == 3
+        else:
+            gained = [b - a for a, b in zip(held, after, strict=True)]
+            assert gained[out.winner] == (2 if out.self_drawn else 1) and sum(gained) == gained[out.winner]
+            assert max(after) < 3
+        held = after
+        dealer, wind, number = game.next_deal()
 
 
 @pytest.mark.skipif(not MANY, reason="set MAHJONGERO_SIM_GAMES=N for the long run")
