@@ -12,6 +12,7 @@ tile's visible box is known exactly (occlusion included).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -158,34 +159,75 @@ def _poly(img: np.ndarray, ids: np.ndarray, pts: Vec, col: tuple[float, ...], oi
 def _sprite(img: np.ndarray, sprite: np.ndarray, quad: Vec, shade: float) -> None:
     """Warp RGBA ``sprite`` onto pixel quad (TL, TR, BR, BL), shaded, into img."""
     h, w = img.shape[:2]
-    x0 = max(int(quad[:, 0].min()), 0)
-    y0 = max(int(quad[:, 1].min()), 0)
-    x1 = min(int(quad[:, 0].max()) + 2, w)
-    y1 = min(int(quad[:, 1].max()) + 2, h)
+    lo, hi = quad.min(0), quad.max(0)
+    x0, y0 = max(int(lo[0]), 0), max(int(lo[1]), 0)
+    x1, y1 = min(int(hi[0]) + 2, w), min(int(hi[1]) + 2, h)
     if x1 <= x0 or y1 <= y0:
         return
     sh, sw = sprite.shape[:2]
     src = _SRC_CACHE.get((sw, sh))
     if src is None:
         src = _SRC_CACHE[(sw, sh)] = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32)
-    dst = (quad - np.array([x0, y0])).astype(np.float32)
-    M = cv2.getPerspectiveTransform(src, dst)
+    M = cv2.getPerspectiveTransform(src, (quad - (x0, y0)).astype(np.float32))
     warped = cv2.warpPerspective(
         sprite, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
-    ).astype(np.float32)
-    a = warped[..., 3:4] * (1 / 255)
+    )
+    # alpha blend with OpenCV kernels, in place on the ROI view: numpy temporaries over the
+    # whole bounding box (large for rims and close-up tiles) cost twice as much
+    a = cv2.extractChannel(warped, 3).astype(np.float32)
+    rgb = cv2.cvtColor(warped, cv2.COLOR_RGBA2RGB)
+    fg = cv2.addWeighted(rgb, shade, rgb, 0.0, 0.0, dtype=cv2.CV_32F)  # rgb * shade, as float32
     roi = img[y0:y1, x0:x1]
-    roi += a * (warped[..., :3] * shade - roi)
+    cv2.blendLinear(fg, roi, a, 255.0 - a, dst=roi)
 
 
-def _warp_half(tex: np.ndarray, H: Vec, size: tuple[int, int]) -> np.ndarray:
-    """Warp a texture at half resolution, then upsample (textures are smooth; 3x faster)."""
-    w, h = size
-    S = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])
-    half = cv2.warpPerspective(tex, S @ H, ((w + 1) // 2, (h + 1) // 2), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REFLECT)
-    out: np.ndarray = cv2.resize(half, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+def _background(cam: Camera, tex: np.ndarray, H: Vec, floor: tuple[np.ndarray, Vec, Vec] | None) -> np.ndarray:
+    """Table cloth (and the floor beyond the table) warped at half resolution, then upsampled.
+
+    Textures are smooth, so half resolution loses nothing visible and is 3x faster; the floor is
+    blended in at half resolution too, and only inside the bounding box of where it shows.
+    """
+    w, h = cam.size
+    hw, hh = (w + 1) // 2, (h + 1) // 2
+    half = _warp_wrapped(tex, _HALF @ H, (0, 0, hw, hh))
+    if floor is not None:
+        _blend_floor(half, cam, floor)
+    out: np.ndarray = cv2.resize(half.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     return out
+
+
+def _warp_wrapped(tex: np.ndarray, H: Vec, rect: tuple[int, int, int, int]) -> np.ndarray:
+    """Warp ``tex`` (mirrored at its borders) into the pixel rectangle (x, y, w, h) of the target.
+
+    OpenCV's BORDER_REFLECT walks to far-off coordinates one texture width at a time (40 ms
+    for a floor near the horizon); a 2x2 mirrored tile with BORDER_WRAP gives the same pixels
+    in constant time per pixel.
+    """
+    x, y, rw, rh = rect
+    th, tw = tex.shape[:2]
+    tiled = cv2.copyMakeBorder(tex, 0, th, 0, tw, cv2.BORDER_REFLECT)
+    T = np.array([[1.0, 0, -x], [0, 1.0, -y], [0, 0, 1]])
+    out: np.ndarray = cv2.warpPerspective(tiled, T @ H, (rw, rh), flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_WRAP)
+    return out
+
+
+def _blend_floor(half: np.ndarray, cam: Camera, floor: tuple[np.ndarray, Vec, Vec]) -> None:
+    """Show the floor texture outside the table polygon (half-resolution image, in place)."""
+    ftex, fh, poly = floor
+    hh, hw = half.shape[:2]
+    mask = np.zeros((hh, hw), np.uint8)
+    pp = clip_project(cam, poly)
+    if len(pp) >= 3:
+        cv2.fillPoly(mask, [np.round((pp * 0.5 - 0.25) * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    outside = 255 - mask
+    x, y, rw, rh = cv2.boundingRect(outside)
+    if rw == 0 or rh == 0:
+        return
+    fl = _warp_wrapped(ftex, _HALF @ fh, (x, y, rw, rh))
+    roi = half[y : y + rh, x : x + rw]
+    cv2.blendLinear(roi, fl, mask[y : y + rh, x : x + rw].astype(np.float32),
+                    outside[y : y + rh, x : x + rw].astype(np.float32), dst=roi)
 
 
 def clip_project(cam: Camera, poly: Vec, near: float = 5.0) -> Vec:
@@ -215,69 +257,139 @@ def _shade(n: Vec, light: Vec, amb: float) -> float:
 
 _SIDES = ((1, 2), (3, 0), (0, 1), (2, 3))  # corner pairs of the +u, -u, +v, -v sides
 _SRC_CACHE: dict[tuple[int, int], np.ndarray] = {}
+_HALF = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])  # full-resolution pixels -> half
+_CU = np.array([-1.0, 1.0, 1.0, -1.0])[None, :, None]  # box corners TL TR BR BL along u ...
+_CV = np.array([1.0, 1.0, -1.0, -1.0])[None, :, None]  # ... and along v
+_SIDE_SIGN = np.array([1.0, -1.0, 1.0, -1.0])[:, None]
+_SIDE_CORNERS = np.array([[i, j, j, i] for i, j in _SIDES])  # (side, 4): corners of a side's quads
+
+
+@dataclass
+class _BoxPlan:
+    """A box's projected geometry and shading, computed for all boxes of a scene at once."""
+
+    proj: Vec  # (L, 4, 2) pixel corners TL TR BR BL per layer boundary, face side first
+    p16: np.ndarray  # the same in fixed point (x16, int32), for the antialiased fills
+    sides16: np.ndarray  # (4, layers, 4, 2) fixed-point quads of the layers of each side
+    facing: list[bool]  # +u, -u, +v, -v sides towards the eye
+    shades: list[float]  # their brightness
+    show: int  # 1: the face (+n) is seen, -1: the back, 0: neither
+    sh: float  # brightness of the face or back that is seen
+    area: float  # its projected area (px)
+
+
+def _plan_boxes(cam: Camera, boxes: list[Box], light: Vec, amb: float, gloss: float) -> list[_BoxPlan]:
+    """Corners, projections, visible sides and shading of many boxes in a few numpy calls
+    (per-box numpy calls on 3-vectors cost more than the drawing itself)."""
+    if not boxes:
+        return []
+    ls = [_levels(tuple(frac for frac, _ in b.layers)) for b in boxes]
+    nl = [len(lv) for lv in ls]
+    lmax = max(nl)
+    lv = np.array([lv + lv[-1:] * (lmax - len(lv)) for lv in ls])  # (N, L), padded with the back
+    C = np.array([b.center for b in boxes])
+    size = np.array([b.size for b in boxes]) / 2
+    HU = np.array([b.au for b in boxes]) * size[:, 0:1]
+    HV = np.array([b.av for b in boxes]) * size[:, 1:2]
+    AN = np.array([b.an for b in boxes])
+    HN = AN * size[:, 2:3]
+    world = (C[:, None, None] + _CU[None] * HU[:, None, None] + _CV[None] * HV[:, None, None]
+             + lv[:, :, None, None] * HN[:, None, None])  # (N, L, 4, 3)
+    proj = cam.project(world.reshape(-1, 3)).reshape(len(boxes), lmax, 4, 2)
+    p16 = np.round(proj * 16).astype(np.int32)
+    sides16 = np.ascontiguousarray(p16[:, _side_levels(lmax)[None], _SIDE_CORNERS[:, None]])  # (N, side, layer, 4, 2)
+    to_eye = cam.eye - C
+    axes = _SIDE_SIGN[None] * np.stack([HU, HU, HV, HV], 1)  # (N, 4, 3), not unit yet
+    facing = ((to_eye[:, None] - axes) * axes).sum(2) > 0
+    axes /= np.linalg.norm(axes, axis=2, keepdims=True) + 1e-12
+    shades = amb + (1 - amb) * np.maximum(axes @ light, 0.0)
+    face = ((to_eye - HN) * AN).sum(1) > 0
+    back = ~face & (((to_eye + HN) * -AN).sum(1) > 0)
+    dots = AN @ light
+    sh = amb + (1 - amb) * np.maximum(np.where(face, dots, -dots), 0.0)
+    if gloss > 0:  # glossy face: a Blinn-Phong highlight when it mirrors the light
+        v = to_eye - HN
+        v /= np.linalg.norm(v, axis=1, keepdims=True) + 1e-12
+        half = v + light
+        half /= np.linalg.norm(half, axis=1, keepdims=True) + 1e-12
+        sh = np.where(face, sh + gloss * np.maximum((half * AN).sum(1), 0.0) ** 40, sh)
+    quad = np.where(face[:, None, None], proj[:, 0], proj[np.arange(len(boxes)), np.array(nl) - 1])
+    x, y = quad[..., 0], quad[..., 1]
+    area = 0.5 * np.abs((x * np.roll(y, -1, 1) - np.roll(x, -1, 1) * y).sum(1))  # shoelace
+    show = np.where(face, 1, np.where(back, -1, 0))
+    fl, shl, sl, al, shw = facing.tolist(), shades.tolist(), sh.tolist(), area.tolist(), show.tolist()
+    return [_BoxPlan(proj[i, : nl[i]], p16[i, : nl[i]], sides16[i], fl[i], shl[i], shw[i], sl[i], al[i])
+            for i in range(len(boxes))]
 
 
 def _draw_box(
     img: np.ndarray, ids: np.ndarray, cam: Camera, b: Box, oid: int, light: Vec, amb: float,
-    gloss: float = 0.0,
+    gloss: float = 0.0, plan: _BoxPlan | None = None,
 ) -> _Geo:
-    """Draw a box; returns its projected geometry (face area 0 when the face is hidden)."""
-    W, H, T = b.size
-    hu, hv, hn = b.au * (W / 2), b.av * (H / 2), b.an * (T / 2)
-    levels = [1.0]
-    for frac, _ in b.layers:
-        levels.append(levels[-1] - 2 * frac)
-    levels[-1] = -1.0
-    lv = np.array(levels)[:, None, None]
-    cu = np.array([-1.0, 1.0, 1.0, -1.0])[None, :, None]
-    cv = np.array([1.0, 1.0, -1.0, -1.0])[None, :, None]
-    world = b.center + cu * hu + cv * hv + lv * hn  # (L, 4, 3): TL TR BR BL per level
-    L = world.shape[0]
-    proj = cam.project(world.reshape(-1, 3)).reshape(L, 4, 2)
-    to_eye = cam.eye - b.center
+    """Draw a box; returns its projected geometry (face area 0 when the face is hidden).
+
+    ``plan``: its geometry from :func:`_plan_boxes` (computed here when not given).
+    """
+    pl = plan if plan is not None else _plan_boxes(cam, [b], light, amb, gloss)[0]
+    proj, p16 = pl.proj, pl.p16
     hull = cv2.convexHull(np.concatenate([proj[0], proj[-1]]).astype(np.float32))[:, 0]
     cv2.fillConvexPoly(ids, np.round(hull * 16).astype(np.int32), oid, 8, shift=4)
     geo = _Geo(float(cv2.contourArea(hull)), hull.min(0), hull.max(0), proj[0])
-    face_area = 0.0
-    # sides, split into layers along n
-    for (i, j), (axis, half) in zip(_SIDES, ((b.au, hu), (-b.au, -hu), (b.av, hv), (-b.av, -hv)), strict=True):
-        if axis @ (to_eye - half) <= 0:
-            continue
-        sh = _shade(axis, light, amb)
-        if b.side_sprites and b.face is not None:
-            _sprite(img, b.face, np.array([proj[0][i], proj[0][j], proj[-1][j], proj[-1][i]]), sh)
-            continue
-        for k, (_, rgb) in enumerate(b.layers):
-            q = np.array([proj[k][i], proj[k][j], proj[k + 1][j], proj[k + 1][i]])
-            _fill(img, q, (rgb[0] * sh, rgb[1] * sh, rgb[2] * sh))
-        if L > 2:  # the seam between the face layer and the coloured back
-            seam = np.round(np.array([proj[1][i], proj[1][j]]) * 16).astype(np.int32)
-            c0 = b.layers[0][1]
-            cv2.line(img, tuple(seam[0]), tuple(seam[1]), (c0[0] * sh * 0.7, c0[1] * sh * 0.7, c0[2] * sh * 0.7),
-                     1, cv2.LINE_AA, shift=4)
-    # +n (face) and -n (back)
-    if b.an @ (to_eye - hn) > 0:
-        q = proj[0]
-        sh = _shade(b.an, light, amb)
-        if gloss > 0:  # glossy face: a Blinn-Phong highlight when it mirrors the light
-            half = _unit(_unit(to_eye - hn) + light)
-            sh += gloss * max(0.0, float(half @ b.an)) ** 40
-        face_area = abs(float(cv2.contourArea(q.astype(np.float32))))
+    for s in range(4):
+        if pl.facing[s]:
+            _draw_side(img, b, pl, s, pl.shades[s])
+    sh = pl.sh
+    if pl.show > 0:  # +n (face)
+        geo.face_area = pl.area
         rgb = b.layers[0][1]
-        _fill(img, q, (rgb[0] * sh * 0.9, rgb[1] * sh * 0.9, rgb[2] * sh * 0.9))
+        _fill16(img, p16[0], (rgb[0] * sh * 0.9, rgb[1] * sh * 0.9, rgb[2] * sh * 0.9))
         if b.face is not None:
-            _sprite(img, b.face, q, sh)
-    elif -b.an @ (to_eye + hn) > 0:
-        q = proj[-1][[1, 0, 3, 2]]
-        sh = _shade(-b.an, light, amb)
+            _sprite(img, b.face, proj[0], sh)
+    elif pl.show < 0:  # -n (back)
         rgb = b.layers[-1][1]
         spr = b.back if b.back is not None else (b.face if b.side_sprites else None)
-        big = spr is not None and abs(float(cv2.contourArea(q.astype(np.float32)))) > 1600
-        _fill(img, q, (rgb[0] * sh * (0.9 if big else 1), rgb[1] * sh * (0.9 if big else 1), rgb[2] * sh * (0.9 if big else 1)))
+        big = spr is not None and pl.area > 1600
+        k = sh * (0.9 if big else 1)
+        _fill16(img, p16[-1][_BACK_ORDER], (rgb[0] * k, rgb[1] * k, rgb[2] * k))
         if big and spr is not None:
-            _sprite(img, spr, q, sh)
-    geo.face_area = face_area
+            _sprite(img, spr, proj[-1][_BACK_ORDER], sh)
     return geo
+
+
+def _draw_side(img: np.ndarray, b: Box, pl: _BoxPlan, side: int, sh: float) -> None:
+    """One side of a box (a visible +u, -u, +v or -v face), in layers along n."""
+    i, j = _SIDES[side]
+    last = len(pl.proj) - 1
+    if b.side_sprites and b.face is not None:
+        _sprite(img, b.face, pl.proj[[0, 0, last, last], [i, j, j, i]], sh)
+        return
+    quads = pl.sides16[side]
+    for k, (_, rgb) in enumerate(b.layers):
+        _fill16(img, quads[k], (rgb[0] * sh, rgb[1] * sh, rgb[2] * sh))
+    if last > 1:  # the seam between the face layer and the coloured back
+        c0 = b.layers[0][1]
+        dim = sh * 0.7
+        (ax, ay), (bx, by) = pl.p16[1, [i, j]].tolist()
+        cv2.line(img, (ax, ay), (bx, by), (c0[0] * dim, c0[1] * dim, c0[2] * dim), 1, cv2.LINE_AA, shift=4)
+
+
+@functools.lru_cache(maxsize=256)
+def _levels(fracs: tuple[float, ...]) -> tuple[float, ...]:
+    """Heights (+1 face side .. -1 back side) of the boundaries between a box's layers."""
+    levels = [1.0]
+    for frac in fracs:
+        levels.append(levels[-1] - 2 * frac)
+    levels[-1] = -1.0
+    return tuple(levels)
+
+
+@functools.lru_cache(maxsize=16)
+def _side_levels(n: int) -> np.ndarray:
+    """(layer, 4): the boundary levels of the corners of each layer's quad on a side."""
+    return np.array([[k, k, k + 1, k + 1] for k in range(n - 1)])
+
+
+_BACK_ORDER = [1, 0, 3, 2]  # the back's corners seen from behind, so its sprite is not mirrored
 
 
 @dataclass
@@ -289,8 +401,9 @@ class _Geo:
     face_area: float = 0.0
 
 
-def _fill(img: np.ndarray, pts: Vec, col: tuple[float, float, float]) -> None:
-    cv2.fillConvexPoly(img, np.round(pts * 16).astype(np.int32), col, cv2.LINE_AA, shift=4)
+def _fill16(img: np.ndarray, p16: np.ndarray, col: tuple[float, float, float]) -> None:
+    """Antialiased convex polygon from fixed-point (x16) corners."""
+    cv2.fillConvexPoly(img, p16, col, cv2.LINE_AA, shift=4)
 
 
 def _draw_disc(img: np.ndarray, ids: np.ndarray, cam: Camera, d: Disc, oid: int, light: Vec, amb: float) -> None:
@@ -366,18 +479,32 @@ def _draw_occluder(img: np.ndarray, ids: np.ndarray, o: Occluder) -> None:
     shift = np.array([[4, 0, wd * 0.25], [0, 4, wd * 0.35]], np.float32)
     shadow = cv2.warpAffine(blur, shift, (shape[1], shape[0]))
     roi = img[y0:y1, x0:x1]
-    roi *= (1 - 0.45 * shadow)[..., None]
+    cv2.multiply(roi, cv2.cvtColor(1 - 0.45 * shadow, cv2.COLOR_GRAY2RGB), dst=roi)
     for mask, rgb, soft in ((sleeve, o.sleeve, 0.45), (skin, o.skin, 0.35)):
-        if not mask.any():
-            continue
-        dist = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
-        shade = (1 - soft) + soft * np.clip(dist / (wd * 0.3), 0, 1)
-        a = (mask.astype(np.float32) / 255)[..., None]
-        col = np.array(rgb, np.float32) * shade[..., None]
-        roi += a * (col - roi)
+        _paint_limb(roi, mask, rgb, soft, wd)
     for base, tip in fingers:  # creases between fingers
         cv2.line(roi, P(base - u * wd * 0.1), P(tip), tuple(v * 0.8 for v in o.skin), 1, cv2.LINE_AA, shift=2)
     ids[y0:y1, x0:x1][union > 127] = -2
+
+
+def _paint_limb(roi: np.ndarray, mask: np.ndarray, rgb: tuple[int, int, int], soft: float, wd: float) -> None:
+    """Blend a sleeve or skin mask into ``roi``, darker towards its outline (a rounded look).
+
+    Works on the mask's bounding box only, with OpenCV kernels (3-channel numpy broadcasting
+    over an arm-sized box is slow)."""
+    x, y, w, h = cv2.boundingRect(mask)
+    if w == 0 or h == 0:
+        return
+    # a pixel of margin: the distance transform must see the zeros around the outline
+    x0, y0 = max(x - 1, 0), max(y - 1, 0)
+    x, y, w, h = x0, y0, min(x + w + 1, mask.shape[1]) - x0, min(y + h + 1, mask.shape[0]) - y0
+    m = mask[y : y + h, x : x + w]
+    dist = cv2.distanceTransform((m > 127).astype(np.uint8), cv2.DIST_L2, 3)
+    shade = (1 - soft) + soft * np.clip(dist / (wd * 0.3), 0, 1)
+    col = cv2.transform(shade, np.array(rgb, np.float32)[:, None])  # shade x rgb, 3 channels
+    a = m.astype(np.float32)
+    sub = roi[y : y + h, x : x + w]
+    cv2.blendLinear(col, sub, a, 255.0 - a, dst=sub)
 
 
 def render(
@@ -404,37 +531,22 @@ def render(
     rims) are drawn before everything else and never labelled.
     """
     w, h = cam.size
-    img = _warp_half(background, bg_homography, (w, h))
+    img = _background(cam, background, bg_homography, floor)
     ids = np.full((h, w), -1, np.int32)
     light = _unit(np.asarray(light, float))
-    if floor is not None:
-        ftex, fh, poly = floor
-        mask = np.zeros((h, w), np.float32)
-        pp = clip_project(cam, poly)
-        if len(pp) >= 3:
-            cv2.fillPoly(mask, [np.round(pp * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
-        if mask.min() < 1.0:
-            fl = _warp_half(ftex, fh, (w, h))
-            img = cv2.blendLinear(img, fl, mask, 1.0 - mask)
     for ub in under or []:
         if cam.to_cam(ub.corners())[:, 2].min() > 5:
             _draw_box(img, ids, cam, ub, -3, light, ambient)
-    order = []
-    for i, o in enumerate(objects):
-        if skip and i in skip:
-            continue
-        zc = float(cam.to_cam(o.center[None])[0, 2])
-        near = zc - (0.5 * float(np.linalg.norm(o.size)) if isinstance(o, Box) else o.radius)
-        if near > 20.0:
-            order.append((zc, i))
-    order.sort(key=lambda t: -t[0])
+    order = _depth_order(cam, objects, skip)
     if shadows and order:
         _shadows(img, cam, [objects[i] for _, i in order], shadow_offset, shadow_strength)
     geos: dict[int, _Geo] = {}
+    boxes = [o for _, i in order if isinstance(o := objects[i], Box)]
+    plans = iter(_plan_boxes(cam, boxes, light, ambient, gloss))
     for _, i in order:
         o = objects[i]
         if isinstance(o, Box):
-            g = _draw_box(img, ids, cam, o, i, light, ambient, gloss)
+            g = _draw_box(img, ids, cam, o, i, light, ambient, gloss, next(plans))
             if o.label is not None:
                 geos[i] = g
         else:
@@ -445,42 +557,83 @@ def render(
     return RenderResult(img, labels, ids)
 
 
+def _depth_order(cam: Camera, objects: list[Box | Disc], skip: set[int] | None) -> list[tuple[float, int]]:
+    """(depth, index) of the objects in front of the camera, far to near."""
+    if not objects:
+        return []
+    zc = (np.array([o.center for o in objects]) - cam.eye) @ cam.R[2]
+    order = []
+    for i, o in enumerate(objects):
+        if skip and i in skip:
+            continue
+        near = float(zc[i]) - (0.5 * math.hypot(*o.size) if isinstance(o, Box) else o.radius)
+        if near > 20.0:
+            order.append((float(zc[i]), i))
+    order.sort(key=lambda t: -t[0])
+    return order
+
+
+_FOOT_U = np.array([-1.0, 1, 1, -1, -1, 1, 1, -1])[:, None]  # a box's 8 corners along u, v, n
+_FOOT_V = np.array([-1.0, -1, 1, 1, -1, -1, 1, 1])[:, None]
+_FOOT_N = np.array([-1.0, -1, -1, -1, 1, 1, 1, 1])[:, None]
+_DISC_FOOT = np.array([[1, 0, 0], [0, 1, 0], [-1, 0, 0], [0, -1, 0],
+                       [.7, .7, 0], [-.7, .7, 0], [.7, -.7, 0], [-.7, -.7, 0]])
+
+
+def _footprints(objs: list[Box | Disc]) -> Vec:
+    """(M, 8, 3): points around the base of each object that casts a shadow (boxes stacked on
+    others cast none: their shadow would fall on tiles)."""
+    boxes = [o for o in objs if isinstance(o, Box) and o.shadow]
+    discs = [o for o in objs if isinstance(o, Disc)]
+    out = [np.zeros((0, 8, 3))]
+    if boxes:
+        C = np.array([o.center for o in boxes])
+        size = np.array([o.size for o in boxes]) / 2
+        HU = np.array([o.au for o in boxes]) * size[:, 0:1]
+        HV = np.array([o.av for o in boxes]) * size[:, 1:2]
+        HN = np.array([o.an for o in boxes]) * size[:, 2:3]
+        low = C[:, 2] - (np.abs(HU[:, 2]) + np.abs(HV[:, 2]) + np.abs(HN[:, 2])) <= 5
+        F = C[:, None] + _FOOT_U * HU[:, None] + _FOOT_V * HV[:, None] + _FOOT_N * HN[:, None]
+        out.append(F[low])
+    if discs:
+        radii = np.array([d.radius for d in discs])[:, None, None]
+        out.append(np.array([d.center for d in discs])[:, None] + radii * _DISC_FOOT)
+    return np.concatenate(out)
+
+
 def _shadows(img: np.ndarray, cam: Camera, objs: list[Box | Disc], off: tuple[float, float], k: float) -> None:
+    """Soft contact shadows: footprints drawn at quarter resolution, blurred, multiplied in.
+
+    Only the bounding box of the shadowed area is upsampled and multiplied (the Gaussian's
+    support is finite, so outside it the factor is exactly 1).
+    """
     w, h = cam.size
     sc = 4
     mask = np.zeros((h // sc, w // sc), np.float32)
-    foots = []
-    for o in objs:
-        if isinstance(o, Box):
-            if not o.shadow:
-                continue
-            W, H, T = o.size
-            hu, hv, hn = o.au * (W / 2), o.av * (H / 2), o.an * (T / 2)
-            ext = np.abs(hu) + np.abs(hv) + np.abs(hn)
-            if o.center[2] - ext[2] > 5:  # stacked: the shadow falls on tiles
-                continue
-            c = o.center
-            foot = np.array([c - hu - hv - hn, c + hu - hv - hn, c + hu + hv - hn, c - hu + hv - hn,
-                             c - hu - hv + hn, c + hu - hv + hn, c + hu + hv + hn, c - hu + hv + hn])
-        else:
-            r = o.radius
-            foot = o.center + np.array([[r, 0, 0], [0, r, 0], [-r, 0, 0], [0, -r, 0],
-                                        [r * .7, r * .7, 0], [-r * .7, r * .7, 0], [r * .7, -r * .7, 0], [-r * .7, -r * .7, 0]])
-        foots.append(foot)
-    if not foots:
+    F = _footprints(objs)  # (N, 8, 3)
+    if not len(F):
         return
-    F = np.stack(foots)  # (N, 8, 3)
     ht = F[:, :, 2:3].copy()
     F[:, :, 2] = 0
     d = np.array([off[0], off[1], 0.0])
     pts = np.concatenate([F, F + d * (0.3 + ht / 20.0)], 1)
-    P = (cam.project(pts.reshape(-1, 3)) / sc).reshape(len(foots), 16, 2).astype(np.float32)
+    P = (cam.project(pts.reshape(-1, 3)) / sc).reshape(len(F), 16, 2).astype(np.float32)
     for p in P:
         hull = cv2.convexHull(p)[:, 0]
         cv2.fillConvexPoly(mask, np.round(hull * 16).astype(np.int32), 1.0, cv2.LINE_AA, shift=4)
-    lo = 1.0 - k * cv2.GaussianBlur(mask, (0, 0), 2.0)
-    blurred = cv2.resize(lo, (w, h), interpolation=cv2.INTER_LINEAR)
-    cv2.multiply(img, cv2.cvtColor(blurred, cv2.COLOR_GRAY2RGB), dst=img)
+    blur = cv2.GaussianBlur(mask, (0, 0), 2.0)
+    x, y, bw, bh = cv2.boundingRect((blur > 0).astype(np.uint8))
+    if bw == 0 or bh == 0:
+        return
+    # one quarter-pixel of margin (factor 1 there) so the bilinear upsampling of the crop
+    # matches that of the whole map
+    x0, y0 = max(x - 1, 0), max(y - 1, 0)
+    x1, y1 = min(x + bw + 1, mask.shape[1]), min(y + bh + 1, mask.shape[0])
+    lo = 1.0 - k * blur[y0:y1, x0:x1]
+    up = cv2.resize(lo, ((x1 - x0) * sc, (y1 - y0) * sc), interpolation=cv2.INTER_LINEAR)
+    roi = img[y0 * sc : y1 * sc, x0 * sc : x1 * sc]
+    up = up[: roi.shape[0], : roi.shape[1]]
+    cv2.multiply(roi, cv2.cvtColor(up, cv2.COLOR_GRAY2RGB), dst=roi)
 
 
 def _labels(
@@ -500,15 +653,13 @@ def _labels(
         x1, y1 = min(int(g.hi[0]) + 2, w), min(int(g.hi[1]) + 2, h)
         if x1 <= x0 or y1 <= y0 or full < 1:
             continue
-        sub = ids[y0:y1, x0:x1] == i
-        cnt = int(np.count_nonzero(sub))
+        sub = (ids[y0:y1, x0:x1] == i).view(np.uint8)
+        cnt = cv2.countNonZero(sub)
         if cnt == 0 or cnt / full < min_visible:
             continue
-        ys = np.flatnonzero(sub.any(1))
-        xs = np.flatnonzero(sub.any(0))
-        bx0, bx1 = x0 + int(xs[0]), x0 + int(xs[-1]) + 1
-        by0, by1 = y0 + int(ys[0]), y0 + int(ys[-1]) + 1
-        if bx1 - bx0 < 4 or by1 - by0 < 4:
+        bx, by, bw, bh = cv2.boundingRect(sub)  # of the visible pixels
+        bx0, bx1, by0, by1 = x0 + bx, x0 + bx + bw, y0 + by, y0 + by + bh
+        if bw < 4 or bh < 4:
             continue
         up = not o.label.get("back", False) and g.face_area > 0.25 * full
         lab = dict(o.label)
@@ -517,7 +668,7 @@ def _labels(
             cls=0 if up else 1,
             face="up" if up else "down",
             visible=round(min(1.0, cnt / full), 3),
-            quad=[[round(float(x), 1), round(float(y), 1)] for x, y in g.face_quad],
+            quad=[[round(x, 1), round(y, 1)] for x, y in g.face_quad.tolist()],
             id=i,
         )
         out.append(lab)
