@@ -34,6 +34,7 @@ class TrainConfig:
     seed: int = 0
     cache: bool = False
     patience: int = 100
+    lr0: float | None = None  # None: the task's default (lower it to fine-tune a warm start)
 
     @property
     def run_dir(self) -> Path:
@@ -84,6 +85,8 @@ def _fit(cfg: TrainConfig, default_model: str, overrides: dict[str, Any]) -> Pat
     if cfg.hours:
         args["time"] = cfg.hours
     args.update(overrides)
+    if cfg.lr0 is not None:
+        args["lr0"] = cfg.lr0
     model.train(**args)
     return _best(cfg.run_dir)
 
