@@ -47,3 +47,17 @@ def test_prototypes_with_embeddings_survive_a_save(tmp_path, monkeypatch) -> Non
     assert (codes == d.code[pick]).mean() > 0.9  # the guide's own tiles come back named right
     faces_only, _ = PrototypeClassifier(again)(crops)
     assert faces_only.tolist() == d.code[pick].tolist()
+
+
+def test_classifier_prior_plus_set_prototypes() -> None:
+    image, labels = guide_photo("singapore", style=555, size=(1200, 900))
+    d = labels_to_detections(labels)
+    tileset = calibrate(image, "singapore", "mine", lambda im: d, embed=colour_embed)
+    assert tileset.embed_codes is not None and len(tileset.embed_codes) == len(d) * (4 + 8)  # posed views
+    prior_codes = np.arange(64)  # colour_embed's 64 bins stand in for the classifier's 64 classes
+    clf = PrototypeClassifier(tileset, embed=colour_embed, embed_codes=prior_codes)
+    codes, conf = clf(crop_boxes(image, d.xyxy))
+    assert set(codes.tolist()) <= set(tileset.codes.tolist()) and ((conf > 0) & (conf <= 1)).all()
+    assert clf(crop_boxes(image, d.xyxy[:0]))[0].shape == (0,)
+    other = PrototypeClassifier(tileset, embed=colour_embed, embed_codes=np.arange(80))  # another classifier
+    assert other._centroids is None  # its embeddings mean nothing there: faces are used instead
