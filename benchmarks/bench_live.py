@@ -46,6 +46,25 @@ def write_video(table: ScriptedTable, path: Path) -> list[list[dict]]:
     return labels
 
 
+def first_visible(table: ScriptedTable, labels: list[list[dict]]) -> list[int]:
+    """Per scripted step, the first frame in which all of its new tiles (discard, meld or
+    flower) are in view: a hand passing over the table can hide them for a while after the
+    step begins. Where they never all show, the frame the step begins."""
+    from collections import Counter
+
+    def placed(labs: list[dict]) -> Counter[tuple]:
+        return Counter((lab["code"], lab["region"], lab.get("seat"), lab.get("face")) for lab in labs
+                       if lab["region"] in ("discard", "meld", "flower"))
+
+    out = []
+    for k in range(len(table.script)):
+        new = placed(table.picture(k + 1)[1]) - placed(table.picture(k)[1])
+        begin = int(round(table.step_time(k) * table.fps))
+        shown = (f for f in range(begin, min(begin + table.per_step, len(labels))) if not new - placed(labels[f]))
+        out.append(next(shown, begin))
+    return out
+
+
 def live(args: argparse.Namespace) -> None:
     table = ScriptedTable(ScriptedTable.demo_script(), size=(1920, 1080), fps=args.fps, hold=args.hold,
                           occlusion=0.3)
@@ -55,6 +74,7 @@ def live(args: argparse.Namespace) -> None:
         labels = write_video(table, video)
         print(f"rendered {table.frame_count} frames of 1920x1080 in {time.perf_counter() - t0:.1f} s; "
               f"tiles in view: median {statistics.median(len(x) for x in labels)}")
+        visible = first_visible(table, labels)
         truth = {"labels": labels[0]}
         if args.reader == "truth":
             reader = lambda image: labels_to_detections(truth["labels"])  # noqa: E731
@@ -84,18 +104,20 @@ def live(args: argparse.Namespace) -> None:
                 update = pipe.process(frame.image, frame.time, frame.index)
                 seconds.append(update.seconds)
                 done = time.monotonic()
-                events += [(e, done) for e in update.events]
+                events += [(e, done, frame.index) for e in update.events]
                 refused += update.refused
             wall = time.perf_counter() - wall0
             dropped = cam.frames_dropped
     processed = len(seconds)
     got = [(type(e).__name__, e.seat, getattr(e, "tile", None) if isinstance(e, DiscardSeen | FlowerSeen)
-            else e.tiles) for e, _ in events]
+            else e.tiles) for e, _, _ in events]
     want = [({"discard": "DiscardSeen", "flower": "FlowerSeen", "kang": "KangSeen"}.get(s.kind, "MeldSeen"),
              s.seat, s.tiles[0] if s.kind in ("discard", "flower") else s.tiles) for s in table.script]
     right = sum(1 for g, w in zip(got, want, strict=False) if g == w)
-    latencies = [done - (start + table.step_time(k)) for k, (_, done) in enumerate(events[:len(want)])
+    # from the first frame showing the step's tiles (the step's first frame unless a hand hides them)
+    latencies = [done - (start + visible[k] / table.fps) for k, (_, done, _) in enumerate(events[:len(want)])
                  if start is not None]
+    frames = [index - visible[k] for k, (_, _, index) in enumerate(events[:len(want)])]
     print(f"reader: {args.reader}")
     print(f"processed {processed} of {table.frame_count} frames in {wall:.1f} s of playback "
           f"({dropped} dropped by the capture): {processed / wall:.1f} fps processed "
@@ -104,6 +126,10 @@ def live(args: argparse.Namespace) -> None:
     if latencies:
         print(f"latency tile appears -> event: median {statistics.median(latencies):.2f} s, "
               f"max {max(latencies):.2f} s   target < 0.5 s")
+        hidden = sum(1 for k, v in enumerate(visible) if v != int(round(table.step_time(k) * table.fps)))
+        print(f"latency in frames, first frame showing the tiles -> frame of the event, per event: "
+              f"{' '.join(map(str, frames))} (max {max(frames)}; {hidden} step(s) hidden by a hand at first)"
+              f"   {args.fps:g} fps: 0.5 s = {0.5 * args.fps:g} frames")
     print(f"scripted events right: {right}/{len(want)} (events out: {len(got)}), "
           f"refused by the referee: {len(refused)}")
 

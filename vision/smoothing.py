@@ -8,6 +8,14 @@ stay: misses are not even counted while a large share of the table is hidden at
 once) and carries tiles through the picture (they never stay put long enough to
 be reported).
 
+A tile that moves leaves its old place at once: missing there, it is dropped as
+soon as it is confirmed elsewhere; and when another tile was laid where it lay
+(the flowers shift over to make room for a new meld, whose first tile lands on
+the old flower's place), the track there, whose reads since then all name that
+other tile, is renamed at once instead of waiting until the new reads outvote
+the old name. A tile misread in place, or half hidden by a hand, is never renamed
+this way: that takes its own name showing up steadily somewhere else.
+
 >>> import numpy as np
 >>> from vision.detections import Detections
 >>> s = TileSmoother(appear=2, disappear=2)
@@ -125,21 +133,41 @@ class TileSmoother:
         for di, item in enumerate(items):
             if di not in matched_dets:
                 self._new(boxes[di], item, now)
-        self._moved([self.tracks[ti] for ti, _ in pairs if ti < len(self.tracks)], now)
+        self._moved(now)
         return [tr.item() for tr in self.tracks if tr.confirmed]
 
-    def _moved(self, candidates: list[Track], now: float) -> None:
-        """A face-up tile confirmed at a new place while the same tile is missing from its
-        old place has moved (a flower re-laid, a discard taken into a meld): drop the old
-        one now instead of ``disappear`` frames later."""
+    def _moved(self, now: float) -> None:
+        """A face-up tile confirmed at a new place has moved when the same tile is gone from
+        its old place (a flower re-laid, a discard taken into a meld): drop the old one now
+        instead of ``disappear`` frames later. When another tile took the old place (reads
+        there name another tile since at least ``appear`` frames), that track is the new
+        tile: renamed, and in turn checked (flowers shifting over by one tile each)."""
         fresh = [tr for tr in self.tracks if tr.confirmed and tr.confirmed_at == now and tr.misses == 0]
-        for tr in fresh:
+        while fresh:
+            tr = fresh.pop(0)
             tile, _ = tr.name()
             if tile is Tile.BACK:
                 continue
             stale = [o for o in self.tracks if o.confirmed and o.misses >= 2 and o.name()[0] == tile]
             if stale:
                 self.tracks.remove(max(stale, key=lambda o: o.misses))
+                continue
+            taken = [o for o in self.tracks if o is not tr and o.confirmed and o.misses == 0
+                     and o.name()[0] == tile and self._replaced_by(o) is not None]
+            if taken:
+                old = taken[0]
+                new = Track(self._next_id, old.box.copy(), deque(list(old.votes)[-max(1, self.appear):],
+                            maxlen=self.votes), hits=old.hits, confirmed=True, first_seen=now, confirmed_at=now)
+                self._next_id += 1
+                self.tracks[self.tracks.index(old)] = new
+                fresh.append(new)
+
+    def _replaced_by(self, tr: Track) -> Tile | None:
+        """The other tile that the last ``appear`` reads of ``tr`` all name, if any."""
+        recent = [t for t, _ in list(tr.votes)[-max(1, self.appear):]]
+        if len(recent) < max(1, self.appear) or len(set(recent)) != 1 or recent[0] == tr.name()[0]:
+            return None
+        return recent[0]
 
     def _match(self, boxes: np.ndarray) -> list[tuple[int, int]]:
         """Greedy matching, best overlap first (one track per detection and vice versa)."""

@@ -61,6 +61,59 @@ def test_a_moved_tile_is_not_counted_twice() -> None:
     assert [i.tile for i in out].count(Tile.FLOWER2) == 1
 
 
+def test_a_new_tile_shows_on_its_appear_th_steady_frame_and_a_flicker_never() -> None:
+    s = TileSmoother(appear=3)
+    for _ in range(3):
+        s.update(frame(*ROW))
+    for _ in range(2):  # seen for fewer frames than ``appear``: a flicker, a glare
+        assert len(s.update(frame(*ROW, (Tile.RED, 600.0, 300.0)))) == 10
+    assert len(s.update(frame(*ROW))) == 10
+    counts = [len(s.update(frame(*ROW, (Tile.RED, 600.0, 300.0)))) for _ in range(4)]
+    assert counts == [10, 10, 11, 11]
+
+
+def _shown(out: list[TileItem]) -> dict[Tile, list[float]]:
+    return {i.tile: [round(v) for v in i.box][:1] for i in out}
+
+
+def test_a_tile_laid_where_a_moved_flower_lay_is_named_at_once() -> None:
+    # the flowers shift over for a new meld, whose (turned) first tile lands on the old
+    # flower's place: the boxes overlap enough that the old track keeps being matched
+    s = TileSmoother(appear=3, votes=15)
+    for _ in range(20):  # the flower's name has a full vote behind it
+        s.update(frame(*ROW, (Tile.FLOWER2, 700.0, 300.0)))
+    turned = TileItem(Tile.S6, (690.0, 310.0, 735.0, 340.0), 0.9)
+    outs = [s.update([*frame(*ROW, (Tile.FLOWER2, 900.0, 300.0)), turned]) for _ in range(3)]
+    out = outs[-1]  # on the ``appear``-th frame, as any new tile (not after outvoting the flower)
+    assert [i.tile for i in out].count(Tile.FLOWER2) == 1 and Tile.S6 in {i.tile for i in out}
+    assert _shown(out)[Tile.FLOWER2] == [900] and len(out) == 12
+    assert Tile.S6 not in {i.tile for i in outs[-2]}
+
+
+def test_flowers_shifting_over_one_place_each_are_renamed_in_a_chain() -> None:
+    s = TileSmoother(appear=2)
+    for _ in range(20):
+        s.update(frame(*ROW, (Tile.FLOWER2, 700.0, 300.0), (Tile.FLOWER3, 735.0, 300.0)))
+    for _ in range(2):  # a fourth tile added to a pung pushes both flowers one place right
+        out = s.update(frame(*ROW, (Tile.S5, 700.0, 300.0), (Tile.FLOWER2, 735.0, 300.0),
+                             (Tile.FLOWER3, 770.0, 300.0)))
+    assert {k: v for k, v in _shown(out).items() if k in (Tile.S5, Tile.FLOWER2, Tile.FLOWER3)} == {
+        Tile.S5: [700], Tile.FLOWER2: [735], Tile.FLOWER3: [770]}
+    assert len(out) == 13
+
+
+def test_a_tile_misread_in_place_keeps_its_name() -> None:
+    # half hidden by a hand, a discard is read as another tile for a while: nothing moved
+    # anywhere, so only the vote could rename it, and a few frames do not
+    s = TileSmoother(appear=2, votes=15)
+    for _ in range(15):
+        s.update(frame(*ROW, (Tile.S9, 700.0, 300.0)))
+    for _ in range(5):
+        out = s.update([*frame(*ROW), TileItem(Tile.S6, (700.0, 300.0, 730.0, 318.0), 0.6)])
+    assert [i.tile for i in out].count(Tile.S9) == 1 and Tile.S6 not in {i.tile for i in out}
+    assert len(out) == 11
+
+
 def test_black_frames_and_detections_input() -> None:
     s = TileSmoother(appear=1)
     assert s.update(Detections.empty()) == []
