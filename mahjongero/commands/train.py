@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--batch", type=int, default=None, help="default 16 detector, 128 classifier")
     p.add_argument("--out", default="runs", help="runs folder (run goes to OUT/NAME)")
     p.add_argument("--name", default=None, help="run name (default: the model kind)")
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--threads", type=int, default=2, help="torch threads")
+    p.add_argument("--workers", type=int, default=2, help="data-loading processes")
     p.add_argument("--model", default="", help="architecture yaml (default yolo11n / yolo11n-cls)")
     p.add_argument("--cache", action="store_true", help="cache images in RAM")
     p.add_argument("--lr0", type=float, default=None, help="initial learning rate (fine-tuning)")
@@ -41,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
         batch=args.batch or (16 if det else 128),
         hours=args.hours,
         threads=args.threads,
+        workers=args.workers,
         model=args.model,
         cache=args.cache,
         lr0=args.lr0,
