@@ -74,9 +74,21 @@ def load_codes_csv(path: Path) -> dict[str, list[tuple[np.ndarray, int]]]:
     return out
 
 
+def meta_path(image: Path) -> Path:
+    """Where ``mahjongero synth scenes`` writes an image's sidecar: ``meta/`` beside ``images/``.
+
+    >>> meta_path(Path("/d/images/val/000001.jpg")).as_posix()
+    '/d/meta/val/000001.json'
+    """
+    label = label_path(image)
+    parts = list(label.parts)
+    parts[len(parts) - 1 - parts[::-1].index("labels")] = "meta"
+    return Path(*parts).with_suffix(".json")
+
+
 def _sidecar_codes(image: Path) -> list[tuple[np.ndarray, int]] | None:
-    """Codes from a renderer JSON sidecar, if one sits beside the image or its label."""
-    for cand in (image.with_suffix(".json"), label_path(image).with_suffix(".json")):
+    """Codes from a renderer JSON sidecar: beside the image or its label, or under ``meta/``."""
+    for cand in (image.with_suffix(".json"), label_path(image).with_suffix(".json"), meta_path(image)):
         if cand.is_file():
             data = json.loads(cand.read_text())
             tiles = data.get("tiles") or data.get("objects") or []

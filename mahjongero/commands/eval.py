@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--detector", default=None)
     p.add_argument("--classifier", default=None)
     p.add_argument("--imgsz", type=int, default=None, help="detector input long side (default: as trained)")
-    p.add_argument("--conf", type=float, default=0.25)
+    p.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the detector's)")
     p.add_argument("--limit", type=int, default=0, help="at most this many images (0 = all)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--confusions", action="store_true", help="list misread tiles")
@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from engine.tiles import Tile
     from vision.classifier import TileClassifier, crop_boxes
-    from vision.detector import TileDetector
+    from vision.detector import DEFAULT_CONF, TileDetector
     from vision.evaluation import Scores, iter_dataset
     from vision.imageio import load_image
     from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--data {args.data!r} is not a folder")
     names = json.loads(Path(args.split).read_text())["val"] if args.split else None
     reader = TileReader(
-        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=args.conf),
+        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=DEFAULT_CONF if args.conf is None else args.conf),
         TileClassifier(args.classifier or CLASSIFIER_PATH),
     )
     scores = Scores()
