@@ -50,36 +50,27 @@ def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     return weights, meta
 
 
-def _load_into(model: Any, weights: dict[str, np.ndarray]) -> int:
-    """Copy fused weights into an unfused torch model; returns how many tensors were set."""
+def _load_into(model: Any, weights: dict[str, np.ndarray]) -> None:
+    """Copy fused weights into an unfused torch model (every weight must be found)."""
     import torch
 
     state = model.state_dict()
     new: dict[str, Any] = {}
-    used = 0
     for name, value in weights.items():
         tensor = torch.from_numpy(np.array(value))
         if name in state and "bn." not in name and state[name].shape == tensor.shape:
             new[name] = tensor
-            used += 1
         elif name.endswith(".conv.bias") and name.replace(".conv.bias", ".bn.bias") in state:
             prefix = name[: -len(".conv.bias")]
-            eps = _bn_eps(model, prefix)
+            eps = float(model.get_submodule(f"{prefix}.bn").eps)
             new[f"{prefix}.bn.bias"] = tensor
             new[f"{prefix}.bn.weight"] = torch.full_like(tensor, float(np.sqrt(1.0 + eps)))
             new[f"{prefix}.bn.running_mean"] = torch.zeros_like(tensor)
             new[f"{prefix}.bn.running_var"] = torch.ones_like(tensor)
-            used += 1
     unset = [k for k in state if k not in new and not k.endswith("num_batches_tracked")]
     if unset:
         raise WarmStartError(f"weights the ONNX file lacks: {unset[:5]!r} ({len(unset)} in all)")
     model.load_state_dict(new, strict=False)
-    return used
-
-
-def _bn_eps(model: Any, prefix: str) -> float:
-    module = model.get_submodule(f"{prefix}.bn")
-    return float(module.eps)
 
 
 def _sample_batch(folder: Path, size: int, square: bool, n: int = 96) -> Any:
