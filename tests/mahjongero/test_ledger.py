@@ -96,6 +96,16 @@ def test_restore_rebuilds_an_observed_game(tmp_path: Path) -> None:
     assert back.players[Seat.WEST] == "Cris"
 
 
+def test_restore_between_hands_deals_the_next_hand(tmp_path: Path) -> None:
+    """A crash right after next_hand(), before the new hand's first action, loses nothing."""
+    path = tmp_path / "between.sqlite"
+    ref = Referee.create(Ledger(path), "filipino", PLAYERS, seed=21)
+    play_hand(ref.game, [GreedyBot()] * 4, push=ref.push)
+    ref.next_hand()
+    back = Referee.restore(Ledger(path), ref.game_id)
+    assert back.game.state_key() == ref.game.state_key()
+
+
 def test_bad_requests_name_the_problem(tmp_path: Path) -> None:
     led = Ledger(tmp_path / "t.sqlite")
     with pytest.raises(LedgerError, match="no game 99"):
@@ -172,8 +182,9 @@ def test_sigkill_mid_game_restores_exactly(tmp_path: Path, variant: str, seed: i
     assert orphans == 0
     restored = Referee.restore(led, game_id)
     # the same game, replayed here from the reference log prefix, has the same state
-    last_hand = max(h for h, _ in logged)
-    n = max(seq for h, seq in logged if h == last_hand)
+    # the kill may land between next_hand() opening a hand row and its first action
+    last_hand = max(h["hand_no"] for h in led.hands(game_id))
+    n = max((seq for h, seq in logged if h == last_hand), default=0)
     shadow = Referee.create(Ledger(":memory:"), variant, PLAYERS, seed=seed)
     for _ in range(1, last_hand):
         play_hand(shadow.game, [GreedyBot()] * 4, push=shadow.push)
