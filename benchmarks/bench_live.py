@@ -79,9 +79,10 @@ def live(args: argparse.Namespace) -> None:
         if args.reader == "truth":
             reader = lambda image: labels_to_detections(truth["labels"])  # noqa: E731
         else:
-            from vision.reader import TileReader
+            from vision.detector import TileDetector
+            from vision.reader import DETECTOR_PATH, TileReader
 
-            reader = TileReader()
+            reader = TileReader(TileDetector(DETECTOR_PATH, imgsz=args.imgsz))
         from engine.game import Game
 
         feed = RefereeFeed(Game("filipino", mode="observed"))
@@ -173,7 +174,7 @@ def calibration(args: argparse.Namespace) -> None:
         t0 = time.perf_counter()
         image, labels = guide_photo("singapore", style)
         detect = lambda im, labels=labels: labels_to_detections(labels)  # noqa: E731 - a perfect detector
-        tileset = calibrate(image, "singapore", "bench", detect, embed=clf.probabilities if clf else None)
+        tileset = calibrate(image, "singapore", "bench", detect, classifier=clf)
         took = time.perf_counter() - t0
         crops, truth = _calibration_crops(style)
         parts = []
@@ -184,8 +185,8 @@ def calibration(args: argparse.Namespace) -> None:
         if clf is not None:
             pred, _ = clf(crops)
             before = f"{float((pred == truth).mean()):.1%}"
-            after, _ = PrototypeClassifier(tileset, embed=clf.probabilities, embed_codes=clf.codes)(crops)
-            parts.insert(0, f"classifier + set prototypes {float((after == truth).mean()):.1%}")
+            after, _ = PrototypeClassifier(tileset, clf)(crops)
+            parts.insert(0, f"probe on the classifier's features {float((after == truth).mean()):.1%}")
         print(f"unseen set (style {style}), {len(truth)} tiles: accuracy before {before}, "
               f"after one calibration photo ({took:.1f} s): {', '.join(parts)}   target >= 99% after")
 
@@ -194,6 +195,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--reader", choices=("truth", "models"), default="truth")
     p.add_argument("--fps", type=float, default=10.0)
+    p.add_argument("--imgsz", type=int, default=None, help="detector input (default: as trained)")
     p.add_argument("--hold", type=float, default=1.5)
     p.add_argument("--no-calibration", action="store_true")
     p.add_argument("--only-calibration", action="store_true", help="skip the live video part")

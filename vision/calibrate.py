@@ -7,17 +7,19 @@
    each row left to right, as you look at the guide), take one photo from above.
 3. ``mahjongero calibrate PHOTO --name myset --variant V`` finds the tiles, checks the
    rows against the guide (a row too short or too long is an error naming the row),
-   labels every crop from its place, and stores prototypes of the set under the user
-   data folder (``$XDG_DATA_HOME/mahjongero/sets/myset``).
-4. ``--set myset`` on ``score``/``serve`` names tiles by the nearest prototype.
+   labels every crop from its place, and stores the set under the user data folder
+   (``$XDG_DATA_HOME/mahjongero/sets/myset``): a crop of each tile kind, and a probe.
+4. ``--set myset`` on ``score``/``serve`` names face-up tiles as one of the set's tiles.
 
-Two kinds of prototype are stored. The shipped classifier's view of each guide tile
-(centred log-probabilities) in the poses a table shows - lying at the four quarter
-turns, and standing in a hand row, foreshortened under a band of the tile's top - is
-what ``CalibratedReader`` uses: the classifier's probabilities are the prior and the
-nearness to each tile's prototypes adapts them to the set's art. The tiles' faces
-themselves (upright Lab colour, matched by normalised cross-correlation) are the
-fallback when no classifier is at hand; they only suit crops of tiles lying face up.
+The probe is a linear classifier on the shipped classifier's pooled features (its
+``features`` output, the layer before its own last one), fitted in a few seconds to
+views of the guide crops in the poses a table shows: lying at the four quarter turns
+with boxes a detector might draw, and standing in a hand row, foreshortened, sheared by
+perspective, between neighbours; relit, blurred, at lower resolution. It is stored with
+the key of the classifier it reads; after a classifier update the set is refitted from
+its stored crops once, with no new photo. The tiles' faces themselves (upright Lab
+colour, matched by normalised cross-correlation) are the fallback when no classifier is
+at hand; they only suit crops of tiles lying face up.
 
 >>> [len(r) for r in guide_rows("singapore")]
 [9, 9, 9, 7, 8, 4]
@@ -31,9 +33,9 @@ import json
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -49,6 +51,10 @@ __all__ = [
     "check_name",
     "normalise_face",
     "match_scores",
+    "Featurizer",
+    "Probe",
+    "training_views",
+    "fit_probe",
     "TileSet",
     "label_guide",
     "calibrate",
@@ -162,12 +168,10 @@ _SHIFT = 5  # pixels of misalignment tolerated each way
 _SCALES = ((1.0, 1.0), (1.1, 1.1), (1.2, 1.2), (1.15, 1.35))
 _BANDS = ((0.0, 0.0), (0.25, 0.08), (0.12, 0.18), (0.4, 0.12))  # (top band, side bands) as shares of the face
 _WEIGHTS = (0.6, 0.2, 0.2)  # Lab channels: the drawing matters most, then its colours
-_EMBED_WEIGHT = 0.5  # faces-first matching: the classifier's view counts half as much as the face
-# Prior + prototypes: score = log p(tile) + _SIM_GAIN * cosine to the tile's prototype centroid.
-# 20 means a cosine 0.05 higher outweighs a classifier that is e times surer; chosen on
-# unseen styles 321, 555, 777 and 901 together (10 and 40 were within a crop or two).
-_SIM_GAIN = 20.0
-_STANDING = 8  # standing views made of each guide tile (a photo of a hand shows them so)
+_WIDE = 0.2  # margin of the stored guide crops: room to draw boxes as a detector might
+_LYING = 8  # lying views of each guide tile: the four quarter turns, twice (exact box, then jittered)
+_STANDING = 16  # standing views of each guide tile (a photo of a hand shows them so)
+_PROBE_L2, _PROBE_STEPS, _PROBE_LR = 1e-3, 300, 0.05
 
 
 def face_region(crop: np.ndarray) -> np.ndarray:
@@ -251,29 +255,192 @@ def match_scores(query: np.ndarray, prototypes: np.ndarray) -> np.ndarray:
     return out
 
 
+# -- a linear probe on the classifier's features --------------------------------------------------
+
+
+class Featurizer(Protocol):
+    """What calibration needs of the shipped classifier (``vision.classifier.TileClassifier``)."""
+
+    key: str  # names the weights: a probe reads only the features it was fitted to
+    has_features: bool
+
+    def features(self, crops: Sequence[np.ndarray]) -> np.ndarray: ...
+
+
+@dataclass
+class Probe:
+    """A linear classifier on the shipped classifier's features, fitted to one set's tiles."""
+
+    weights: np.ndarray  # (D, K): one column per guide tile
+    bias: np.ndarray  # (K,)
+    key: str  # the ``Featurizer.key`` of the classifier whose features it reads
+
+    def scores(self, features: np.ndarray) -> np.ndarray:
+        """(N, K) logits for (N, D) features."""
+        out: np.ndarray = _unit(features) @ self.weights + self.bias
+        return out
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, np.float32)
+    out: np.ndarray = x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-6)
+    return out
+
+
+def _softmax_regression(x: np.ndarray, y: np.ndarray, k: int, l2: float = _PROBE_L2,
+                        steps: int = _PROBE_STEPS) -> tuple[np.ndarray, np.ndarray]:
+    """Multinomial logistic regression by full-batch Adam (a few thousand rows: no library needed).
+
+    >>> x = np.array([[1, 0], [0.9, 0.1], [0, 1], [0.1, 0.9]], np.float32)
+    >>> w, b = _softmax_regression(x, np.array([0, 0, 1, 1]), 2, steps=100)
+    >>> (x @ w + b).argmax(1).tolist()
+    [0, 0, 1, 1]
+    """
+    n, d = x.shape
+    params = [np.zeros((d, k), np.float32), np.zeros(k, np.float32)]
+    moments = [[np.zeros_like(p), np.zeros_like(p)] for p in params]
+    target = np.eye(k, dtype=np.float32)[y]
+    for t in range(1, steps + 1):
+        z = x @ params[0] + params[1]
+        p = np.exp(z - z.max(1, keepdims=True))
+        g = (p / p.sum(1, keepdims=True) - target) / n
+        for param, grad, (m, v) in zip(params, (x.T @ g + l2 * params[0], g.sum(0)), moments, strict=True):
+            m += 0.1 * (grad - m)
+            v += 0.001 * (grad * grad - v)
+            param -= _PROBE_LR * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
+    return params[0], params[1]
+
+
+def _photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Another light, white balance, focus and resolution than the guide photo's."""
+    lit = crop.astype(np.float32) * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
+    c: np.ndarray = np.clip(lit * rng.uniform(0.85, 1.15, 3), 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        k = int(rng.choice([3, 5]))
+        c = np.asarray(cv2.GaussianBlur(c, (k, k), 0))
+    if rng.random() < 0.5:  # a tile further away: fewer pixels
+        h, w = c.shape[:2]
+        f = rng.uniform(0.3, 0.8)
+        c = np.asarray(cv2.resize(cv2.resize(c, (max(4, int(w * f)), max(4, int(h * f)))), (w, h)))
+    return c
+
+
+def _standing(faces: Sequence[np.ndarray], i: int, rng: np.random.Generator) -> np.ndarray:
+    """Guide tile ``i`` as a box around a standing tile of a hand row shows it (BGR).
+
+    Seen from above and in front, a standing tile's face is foreshortened, the tile's top
+    shows above it as a band of body and back colour (unknown from a face-up photo: random,
+    or dark), and near the photo's edges perspective shears the row, so the box around a
+    face also holds much of its neighbours.
+
+    >>> f = np.full((52, 40, 3), 220, np.uint8)
+    >>> _standing([f, f], 0, np.random.default_rng(0)).dtype
+    dtype('uint8')
+    """
+    face = faces[i]
+    h, w = face.shape[:2]
+    a, b = rng.integers(len(faces), size=2)
+    fh = max(4, int(round(h * rng.uniform(0.35, 0.9))))
+    row = np.concatenate([cv2.resize(f, (w, fh), interpolation=cv2.INTER_AREA) for f in (faces[a], face, faces[b])], 1)
+    band = max(2, int(fh * rng.uniform(0.2, 0.7)))
+    dark = max(1, int(band * rng.uniform(0.3, 0.7)))
+    ivory = face[: max(1, h // 12)].reshape(-1, 3).mean(0)
+    back = rng.integers(0, 256, 3) if rng.random() < 0.5 else np.full(3, 30)
+    top = np.concatenate([np.tile(back, (dark, row.shape[1], 1)), np.tile(ivory, (band - dark, row.shape[1], 1))])
+    img = np.concatenate([top.astype(np.uint8), row])
+    tall = img.shape[0]
+    shear = rng.uniform(-0.6, 0.6)  # the bottom's shift against the top, per pixel of height
+    m = np.array([[1, shear, -shear * tall / 2], [0, 1, 0]], np.float32)
+    img = cv2.warpAffine(img, m, (img.shape[1], tall), borderMode=cv2.BORDER_REPLICATE)
+    spread = abs(shear) * tall / 2
+    return np.ascontiguousarray(img[:, max(0, int(w - spread)):int(2 * w + spread) + 1])
+
+
+def _tight(crop: np.ndarray) -> np.ndarray:
+    """The classifier's crop (margin ``CROP_MARGIN``) out of a stored guide crop (``_WIDE``)."""
+    from vision.classifier import CROP_MARGIN
+
+    h, w = crop.shape[:2]
+    f = (1 + 2 * CROP_MARGIN) / (1 + 2 * _WIDE)
+    dh, dw = int(round(h * (1 - f) / 2)), int(round(w * (1 - f) / 2))
+    return crop[dh:h - dh, dw:w - dw]
+
+
+def _jittered(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A detector's box is never exact: each side of the tight box moves by -8 .. +12 %."""
+    h, w = crop.shape[:2]
+    base = 1 + 2 * _WIDE
+    side = rng.uniform(-0.08, 0.12, 4) + 0.06  # margin of each side, as a share of the tile
+    x0, x1 = (_WIDE - side[0]) * w / base, (1 + _WIDE + side[2]) * w / base
+    y0, y1 = (_WIDE - side[1]) * h / base, (1 + _WIDE + side[3]) * h / base
+    return crop[max(0, int(y0)):int(np.ceil(y1)), max(0, int(x0)):int(np.ceil(x1))]
+
+
+def training_views(crops: Sequence[np.ndarray], rng: np.random.Generator) -> tuple[list[np.ndarray], np.ndarray]:
+    """Each guide crop (``_WIDE`` margin) in the poses and conditions a table shows: lying at
+    the four quarter turns with boxes a detector might draw, and standing in a hand row
+    (``_standing``); most views relit. Returns the views and the guide index of each."""
+    views: list[np.ndarray] = []
+    owner: list[int] = []
+    faces = [face_region(_tight(c)) for c in crops]
+    for i, crop in enumerate(crops):
+        for k in range(_LYING):
+            views.append(np.ascontiguousarray(np.rot90(_jittered(crop, rng) if k >= 4 else _tight(crop), k % 4)))
+            owner.append(i)
+        for _ in range(_STANDING):
+            views.append(_standing(faces, i, rng))
+            owner.append(i)
+    views = [_photometric(v, rng) if rng.random() < 0.7 else v for v in views]
+    return views, np.array(owner)
+
+
+def fit_probe(crops: Sequence[np.ndarray], classifier: Featurizer, seed: int = 0) -> Probe:
+    """Fit a probe naming each guide crop (one per tile kind, ``_WIDE`` margin) from the views
+    of ``training_views``; column k of the probe is ``crops[k]``."""
+    views, owner = training_views(crops, np.random.default_rng(seed))
+    w, b = _softmax_regression(_unit(classifier.features(views)), owner, len(crops))
+    return Probe(w, b, classifier.key)
+
+
 # -- a calibrated set -------------------------------------------------------------------------------
 
 
 @dataclass
 class TileSet:
-    """Prototypes of one physical set: feature rows and the tile code of each."""
+    """One physical set as its guide photo showed it: a crop of each tile kind, and the probe
+    fitted to them for the classifier in use (refitted from the crops for another one)."""
 
     name: str
     variant: str
-    codes: np.ndarray  # (K,) int
-    faces: np.ndarray  # (K, h, w, 3) float32 normalised faces (see ``normalise_face``)
-    embed_codes: np.ndarray | None = None  # (E,) int: codes of the embedding prototypes
-    embeddings: np.ndarray | None = None  # (E, C) unit rows: the shipped classifier's view of each tile
+    codes: np.ndarray  # (K,) int: the tile of each guide crop
+    crops: list[np.ndarray]  # BGR, with ``_WIDE`` margin
+    probe: Probe | None = None
+    _faces: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False, compare=False)
+
+    def faces(self) -> tuple[np.ndarray, np.ndarray]:
+        """Normalised faces for matching without a classifier, and the tile code of each."""
+        if self._faces is None:
+            rng = np.random.default_rng(0)
+            faces, codes = [], []
+            for code, crop in zip(self.codes.tolist(), self.crops, strict=True):
+                views = _variants(_tight(crop), rng)
+                faces += views
+                codes += [code] * len(views)
+            self._faces = (np.stack(faces), np.array(codes, np.int64))
+        return self._faces
 
     def save(self) -> Path:
         path = _set_path(self.name)
-        path.mkdir(parents=True, exist_ok=True)
-        arrays: dict[str, np.ndarray] = {"codes": self.codes, "faces": self.faces.astype(np.float32)}
-        if self.embeddings is not None and self.embed_codes is not None:
-            arrays |= {"embed_codes": self.embed_codes, "embeddings": self.embeddings}
-        np.savez_compressed(path / "prototypes.npz", **arrays)  # type: ignore[arg-type]
-        meta = {"name": self.name, "variant": self.variant, "tiles": len(set(self.codes.tolist())),
-                "prototypes": len(self.codes), "face": list(_FACE), "matcher": "ncc-lab"}
+        (path / "crops").mkdir(parents=True, exist_ok=True)
+        for old in (path / "crops").glob("*.png"):
+            old.unlink()
+        for k, (code, crop) in enumerate(zip(self.codes.tolist(), self.crops, strict=True)):
+            cv2.imwrite(str(path / "crops" / f"{k:02d}_{Tile(code)}.png"), crop)
+        if self.probe is not None:
+            np.savez_compressed(path / "probe.npz", weights=self.probe.weights, bias=self.probe.bias,
+                                key=np.array(self.probe.key))
+        meta = {"name": self.name, "variant": self.variant, "tiles": [str(Tile(c)) for c in self.codes.tolist()],
+                "probe_for_classifier": self.probe.key if self.probe else None}
         (path / "set.json").write_text(json.dumps(meta, indent=2) + "\n")
         return path
 
@@ -281,15 +448,22 @@ class TileSet:
 def load_set(name: str) -> TileSet:
     """A set taught earlier; ``CalibrationError`` naming it (and the known ones) if absent."""
     path = _set_path(name)
-    if not (path / "prototypes.npz").is_file():
-        known = sorted(p.name for p in sets_dir().glob("*") if (p / "prototypes.npz").is_file())
+    if not (path / "set.json").is_file() or not (path / "crops").is_dir():
+        known = sorted(p.name for p in sets_dir().glob("*") if (p / "crops").is_dir())
         raise CalibrationError(f"no calibrated set {name!r} (known: {', '.join(known) or 'none'})")
     meta = json.loads((path / "set.json").read_text())
-    data = np.load(path / "prototypes.npz")
-    emb = data["embeddings"] if "embeddings" in data.files else None
-    emb_codes = data["embed_codes"] if "embed_codes" in data.files else None
-    return TileSet(name, str(meta.get("variant", "")), data["codes"], data["faces"].astype(np.float32),
-                   emb_codes, emb)
+    codes = [int(Tile.parse(t)) for t in meta["tiles"]]
+    crops: list[np.ndarray] = []
+    for k, c in enumerate(codes):
+        crop = cv2.imread(str(path / "crops" / f"{k:02d}_{Tile(c)}.png"))
+        if crop is None:
+            raise CalibrationError(f"set {name!r} in {path} is incomplete: photograph the guide again")
+        crops.append(np.asarray(crop))
+    probe = None
+    if (path / "probe.npz").is_file():
+        data = np.load(path / "probe.npz")
+        probe = Probe(data["weights"], data["bias"], str(data["key"]))
+    return TileSet(name, str(meta.get("variant", "")), np.array(codes, np.int64), crops, probe)
 
 
 def label_guide(dets: Detections, variant: str) -> list[tuple[Tile, int]]:
@@ -319,75 +493,10 @@ def label_guide(dets: Detections, variant: str) -> list[tuple[Tile, int]]:
     return out
 
 
-Embed = Callable[[Sequence[np.ndarray]], np.ndarray]
-
-
-def _embedding(embed: Embed, crops: Sequence[np.ndarray]) -> np.ndarray:
-    """The classifier's output for each crop as a unit vector of centred log-probabilities
-    (its logits up to a constant): how the shipped model sees a tile, even one of a set
-    whose art it never learned. The floor is tiny so that the small probabilities, which
-    carry most of the "looks a bit like" information, are not flattened away."""
-    logp = np.log(np.maximum(np.asarray(embed(crops), np.float32), 1e-12))
-    logp -= logp.mean(1, keepdims=True)
-    return np.asarray(logp / (np.linalg.norm(logp, axis=1, keepdims=True) + 1e-6), np.float32)
-
-
-def _standing(face: np.ndarray, left: np.ndarray, right: np.ndarray, rng: np.random.Generator
-              ) -> np.ndarray:
-    """A guide tile's face as a box around a standing tile of a hand row shows it (BGR).
-
-    Seen from above and in front, a standing tile's face is foreshortened (to 0.3-0.8 of
-    its height), the tile's top shows above it as a band of body colour and back colour
-    (unknown from a face-up photo: random, or dark), and the neighbours' faces show at
-    the sides.
-
-    >>> f = np.full((52, 40, 3), 220, np.uint8)
-    >>> _standing(f, f, f, np.random.default_rng(0)).dtype
-    dtype('uint8')
-    """
-    h, w = face.shape[:2]
-    fh = max(4, int(round(h * rng.uniform(0.3, 0.8))))
-    sq, ls, rs = (cv2.resize(x, (w, fh), interpolation=cv2.INTER_AREA).astype(np.float64)
-                  for x in (face, left, right))
-    ivory = face[: max(1, h // 12)].reshape(-1, 3).mean(0)
-    seam = np.tile(ivory * 0.7, (fh, max(1, w // 40), 1))
-    sl, sr = (max(1, int(round(w * rng.uniform(0.08, 0.25)))) for _ in range(2))
-    row = np.concatenate([ls[:, w - sl:], seam, sq, seam, rs[:, :sr]], 1)
-    band, back_share = rng.uniform(0.3, 0.6) * w, rng.uniform(0.3, 0.6)
-    back = rng.integers(0, 256, 3).astype(np.float64) if rng.random() < 0.5 else np.full(3, 30.0)
-    top = np.concatenate([np.tile(back, (max(1, int(band * back_share)), row.shape[1], 1)),
-                          np.tile(ivory * rng.uniform(0.85, 1.0), (max(1, int(band * (1 - back_share))),
-                                                                   row.shape[1], 1))])
-    img = np.concatenate([top, row])
-    img = img[: img.shape[0] - int(rng.uniform(0.0, 0.15) * fh)]  # the face's foot may be out of the box
-    out: np.ndarray = np.clip(img, 0, 255).astype(np.uint8)
-    return out
-
-
-def _posed_views(crops: Sequence[np.ndarray], rng: np.random.Generator, standing: int = _STANDING
-                 ) -> tuple[list[np.ndarray], list[int]]:
-    """Each guide crop in the poses a table shows: lying at the four quarter turns (tiles
-    seen from the other seats, turned meld tiles) and ``standing`` times upright in a hand
-    row between random other tiles. Returns the views and the guide index of each."""
-    views = [np.ascontiguousarray(np.rot90(c, k)) for k in range(4) for c in crops]
-    owner = [i for _ in range(4) for i in range(len(crops))]
-    faces = [face_region(np.asarray(c)) for c in crops]
-    for _ in range(standing):
-        for i, face in enumerate(faces):
-            a, b = rng.integers(len(faces), size=2)
-            views.append(_standing(face, faces[a], faces[b], rng))
-            owner.append(i)
-    return views, owner
-
-
 def calibrate(image: np.ndarray, variant: str, name: str, detect: Callable[[np.ndarray], Detections],
-              seed: int = 0, embed: Embed | None = None) -> TileSet:
-    """Build (not yet save) a set's prototypes from one guide photo.
-
-    ``embed`` (the shipped classifier's ``probabilities``) adds a second kind of
-    prototype: the classifier's view of each guide tile in the poses a table shows
-    (see ``_posed_views``); ``PrototypeClassifier`` compares crops with their centroids.
-    """
+              seed: int = 0, classifier: Featurizer | None = None) -> TileSet:
+    """Build (not yet save) a set from one guide photo: a crop of each tile kind, and, given
+    the shipped ``classifier`` (with a features output), the probe fitted to them."""
     from vision.classifier import crop_boxes
 
     _set_path(name)  # a bad name fails before any work
@@ -395,104 +504,61 @@ def calibrate(image: np.ndarray, variant: str, name: str, detect: Callable[[np.n
     if len(dets) == 0:
         raise CalibrationError("no tiles found in the calibration photo")
     pairs = label_guide(dets, variant)
-    crops = crop_boxes(image, dets.xyxy[[i for _, i in pairs]])
-    rng = np.random.default_rng(seed)
-    codes: list[int] = []
-    faces: list[np.ndarray] = []
-    for (tile, _), crop in zip(pairs, crops, strict=True):
-        views = _variants(crop, rng)
-        faces += views
-        codes += [int(tile)] * len(views)
-    tileset = TileSet(name, variant, np.array(codes, np.int64), np.stack(faces))
-    if embed is not None:
-        views, owner = _posed_views(crops, rng)
-        tileset.embeddings = _embedding(embed, views)
-        tileset.embed_codes = np.array([int(pairs[i][0]) for i in owner], np.int64)
+    crops = crop_boxes(image, dets.xyxy[[i for _, i in pairs]], margin=_WIDE)
+    tileset = TileSet(name, variant, np.array([int(t) for t, _ in pairs], np.int64), crops)
+    if classifier is not None and classifier.has_features:
+        tileset.probe = fit_probe(crops, classifier, seed)
     return tileset
 
 
 class PrototypeClassifier:
-    """Names crops by a calibrated set's prototypes; returns codes and confidences.
+    """Names crops as one of a calibrated set's tiles; returns codes and confidences.
 
-    With ``embed`` and ``embed_codes`` (the shipped classifier's ``probabilities`` and
-    ``codes``) and a set holding embeddings, the classifier's probabilities are the prior
-    and the prototypes adapt it: score = log p(tile) + ``_SIM_GAIN`` x cosine between the
-    crop's embedding and the centroid of the tile's posed-view embeddings, over the set's
-    tiles; the confidence is the softmax of the scores. A tile the classifier is sure of
-    keeps its name unless the set's own pictures clearly say otherwise.
-
-    Without ``embed_codes`` (no prior), faces are matched by cross-correlation, plus the
-    best embedding similarity when ``embed`` is given (slow: use it for a few crops).
+    With the shipped ``classifier`` (features output), the set's probe reads its features;
+    a probe fitted for other weights is refitted from the set's crops (``refitted`` says so,
+    a few seconds). Without one, faces are matched by cross-correlation (slow: ~0.3 s a crop).
     """
 
-    def __init__(self, tileset: TileSet, temperature: float = 0.02, embed: Embed | None = None,
-                 embed_codes: np.ndarray | None = None) -> None:
+    def __init__(self, tileset: TileSet, classifier: Featurizer | None = None, temperature: float = 0.02) -> None:
         self.tileset = tileset
         self.temperature = temperature
-        self.classes = np.unique(tileset.codes)
-        self._index = np.searchsorted(self.classes, tileset.codes)
-        self.embed = embed if tileset.embeddings is not None else None
-        self._prior_cols: np.ndarray | None = None
-        self._centroids: np.ndarray | None = None
-        if self.embed is not None and embed_codes is not None:
-            self._use_prior(np.asarray(embed_codes))
-
-    def _use_prior(self, embed_codes: np.ndarray) -> None:
-        """Column of each set tile in the classifier's output, and the prototype centroids."""
-        assert self.tileset.embeddings is not None and self.tileset.embed_codes is not None
-        col = {int(c): i for i, c in enumerate(embed_codes.tolist())}
-        known = np.array([int(c) in col for c in self.classes])
-        if not known.all() or self.tileset.embeddings.shape[1] != len(embed_codes):
-            return  # a set taught with another classifier: its embeddings mean nothing here
-        self._prior_cols = np.array([col[int(c)] for c in self.classes])
-        idx = np.searchsorted(self.classes, self.tileset.embed_codes)
-        cent = np.stack([self.tileset.embeddings[idx == k].mean(0) for k in range(len(self.classes))])
-        self._centroids = cent / (np.linalg.norm(cent, axis=1, keepdims=True) + 1e-6)
+        self.classifier = classifier if classifier is not None and classifier.has_features else None
+        self.refitted = False
+        if self.classifier is not None and (tileset.probe is None or tileset.probe.key != self.classifier.key):
+            tileset.probe = fit_probe(tileset.crops, self.classifier)
+            self.refitted = True
 
     def __call__(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         if not len(crops):
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
-        if self.embed is not None and self._prior_cols is not None and self._centroids is not None:
-            probs = np.asarray(self.embed(crops), np.float32)
-            logp = np.log(np.maximum(probs, 1e-12))
-            emb = logp - logp.mean(1, keepdims=True)
-            emb /= np.linalg.norm(emb, axis=1, keepdims=True) + 1e-6
-            score = logp[:, self._prior_cols] + _SIM_GAIN * (emb @ self._centroids.T)
-            return self._decide(score, 1.0)
-        return self._decide(self._face_scores(crops), self.temperature)
-
-    def _face_scores(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """(N, classes): best face cross-correlation per tile, plus the embedding's best match."""
-        best = np.full((len(crops), len(self.classes)), -2.0, np.float32)
+        if self.classifier is not None and self.tileset.probe is not None:
+            return self._decide(self.tileset.probe.scores(self.classifier.features(crops)), self.tileset.codes, 1.0)
+        faces, codes = self.tileset.faces()
+        classes = np.unique(codes)
+        index = np.searchsorted(classes, codes)
+        best = np.full((len(crops), len(classes)), -2.0, np.float32)
         for n, crop in enumerate(crops):
-            sim = match_scores(normalise_face(crop), self.tileset.faces)
-            np.maximum.at(best[n], self._index, sim)  # best match per tile kind
-        if self.embed is not None and self.tileset.embeddings is not None and self.tileset.embed_codes is not None:
-            sim_e = _embedding(self.embed, crops) @ self.tileset.embeddings.T
-            per_class = np.full_like(best, -1.0)
-            idx = np.searchsorted(self.classes, self.tileset.embed_codes)
-            for n in range(len(crops)):
-                np.maximum.at(per_class[n], idx, sim_e[n])
-            best = best + _EMBED_WEIGHT * per_class
-        return best
+            np.maximum.at(best[n], index, match_scores(normalise_face(crop), faces))  # best match per tile
+        return self._decide(best, classes, self.temperature)
 
-    def _decide(self, score: np.ndarray, temperature: float) -> tuple[np.ndarray, np.ndarray]:
+    @staticmethod
+    def _decide(score: np.ndarray, classes: np.ndarray, temperature: float) -> tuple[np.ndarray, np.ndarray]:
         """The best-scoring tile of each row and its softmax probability at ``temperature``."""
         z = (score - score.max(1, keepdims=True)) / temperature
         p = np.exp(z)
         p /= p.sum(1, keepdims=True)
         k = p.argmax(1)
-        return self.classes[k], p[np.arange(len(k)), k].astype(np.float32)
+        return classes[k], p[np.arange(len(k)), k].astype(np.float32)
 
 
 class CalibratedReader:
-    """A reader whose face-up tiles are named by a calibrated set's prototypes."""
+    """A reader whose face-up tiles are named by a calibrated set (see ``PrototypeClassifier``)."""
 
     def __init__(self, reader: Any, tileset: TileSet) -> None:
         self.reader = reader
-        shipped = getattr(reader, "classifier", None)
-        self.classifier = PrototypeClassifier(tileset, embed=getattr(shipped, "probabilities", None),
-                                              embed_codes=getattr(shipped, "codes", None))
+        self.classifier = PrototypeClassifier(tileset, getattr(reader, "classifier", None))
+        if self.classifier.refitted:
+            tileset.save()  # taught for these weights once, not at every start
 
     def __call__(self, image: np.ndarray) -> Detections:
         from vision.classifier import crop_boxes

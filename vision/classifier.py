@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,9 +12,10 @@ import numpy as np
 from engine.tiles import Tile
 from vision.onnx_runtime import OnnxModel
 
-__all__ = ["TileClassifier", "crop_boxes", "CROP_MARGIN"]
+__all__ = ["TileClassifier", "crop_boxes", "CROP_MARGIN", "FEATURES_OUTPUT"]
 
 CROP_MARGIN = 0.06  # fraction of the box size added on each side, like the training crops
+FEATURES_OUTPUT = "features"  # the pooled features before the last layer (see vision.training.train)
 
 
 def crop_boxes(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN) -> list[np.ndarray]:
@@ -58,6 +60,9 @@ class TileClassifier:
             [int(Tile.parse(names[i])) for i in range(len(names))], dtype=np.int64
         )
         self.fixed_batch = shape[0] if isinstance(shape[0], int) else None
+        self.has_features = FEATURES_OUTPUT in self.model.output_names
+        # which weights these are: a calibrated set's probe reads only its own classifier's features
+        self.key = hashlib.sha256(self.model.path.read_bytes()).hexdigest()[:16]
 
     def preprocess(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, 3, size, size) float32 RGB in [0, 1], crops squashed to a square."""
@@ -67,16 +72,17 @@ class TileClassifier:
         )
         return np.ascontiguousarray(arr.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
-    def _run(self, x: np.ndarray) -> np.ndarray:
+    def _run(self, x: np.ndarray, output: str | None = None) -> np.ndarray:
         outs = []
         step = self.fixed_batch or self.batch
+        names = [output or self.model.output_names[0]]
         for i in range(0, len(x), step):
             chunk = x[i : i + step]
             if self.fixed_batch and len(chunk) < self.fixed_batch:
                 pad = np.zeros((self.fixed_batch - len(chunk), *chunk.shape[1:]), np.float32)
-                outs.append(self.model(np.concatenate([chunk, pad]))[: len(chunk)])
+                outs.append(self.model.run(np.concatenate([chunk, pad]), names)[0][: len(chunk)])
             else:
-                outs.append(self.model(chunk))
+                outs.append(self.model.run(chunk, names)[0])
         return np.concatenate(outs)
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -88,6 +94,20 @@ class TileClassifier:
         batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in self.turns])
         p = self._run(np.ascontiguousarray(batch))
         mean: np.ndarray = p.reshape(len(self.turns), n, -1).mean(0)
+        return mean
+
+    def features(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """(N, D) the network's pooled features before its last layer, averaged over ``turns``:
+        what a calibrated set's linear probe reads (``vision.calibrate``)."""
+        if not self.has_features:
+            raise ValueError(f"{str(self.model.path)!r} has no {FEATURES_OUTPUT!r} output: "
+                             "re-export it with vision.training.train.add_features_output")
+        x = self.preprocess(crops) if len(crops) else np.zeros((0, 3, self.size, self.size), np.float32)
+        if not len(x):
+            return np.zeros((0, 0), np.float32)
+        batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in self.turns])
+        f = self._run(np.ascontiguousarray(batch), FEATURES_OUTPUT)
+        mean: np.ndarray = f.reshape(len(self.turns), len(x), -1).mean(0)
         return mean
 
     def __call__(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

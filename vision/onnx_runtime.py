@@ -41,6 +41,7 @@ class OnnxModel:
         self.input_name: str = inp.name
         self.input_shape: list[int | str | None] = list(inp.shape)
         self.metadata: dict[str, str] = dict(self.session.get_modelmeta().custom_metadata_map)
+        self.output_names: list[str] = [o.name for o in self.session.get_outputs()]
 
     @property
     def names(self) -> dict[int, str]:
@@ -48,5 +49,9 @@ class OnnxModel:
         return {int(k): str(v) for k, v in ast.literal_eval(raw).items()}
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        out: np.ndarray = self.session.run(None, {self.input_name: x})[0]
+        out: np.ndarray = self.session.run(self.output_names[:1], {self.input_name: x})[0]
         return out
+
+    def run(self, x: np.ndarray, names: list[str]) -> list[np.ndarray]:
+        """The named outputs for input ``x``."""
+        return list(self.session.run(names, {self.input_name: x}))

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace, detect: Any = None) -> int:
 
     if args.list:
         root = sets_dir()
-        names = sorted(p.name for p in root.glob("*") if (p / "prototypes.npz").is_file())
+        names = sorted(p.name for p in root.glob("*") if (p / "set.json").is_file())
         print("\n".join(names) if names else f"no calibrated sets in {root}")
         return 0
     if not args.target:
@@ -50,13 +50,13 @@ def run(args: argparse.Namespace, detect: Any = None) -> int:
     from vision.imageio import load_image
 
     image = load_image(args.target)
-    embed = None
+    classifier = None
     if detect is None:
         from vision.reader import TileReader
 
         reader = TileReader()
-        detect, embed = reader.detector, reader.classifier.probabilities
-    tileset = calibrate(image, args.variant, args.name, detect, embed=embed)
+        detect, classifier = reader.detector, reader.classifier
+    tileset = calibrate(image, args.variant, args.name, detect, classifier=classifier)
     path = tileset.save()
     kinds = len(set(tileset.codes.tolist()))
     print(f"learned {kinds} tiles of set {args.name!r} ({args.variant}); stored in {path}")

@@ -35,7 +35,8 @@ def test_teach_a_set_then_use_it(tmp_path, monkeypatch, capsys) -> None:  # noqa
     detect = lambda im: labels_to_detections(labels)  # noqa: E731 - a perfect detector
     assert cmd.run(ns(target=str(photo), name="grandmas-set"), detect=detect) == 0
     assert "learned 46 tiles" in capsys.readouterr().out
-    assert (tmp_path / "mahjongero" / "sets" / "grandmas-set" / "prototypes.npz").is_file()
+    stored = tmp_path / "mahjongero" / "sets" / "grandmas-set"
+    assert (stored / "set.json").is_file() and len(list((stored / "crops").glob("*.png"))) == 46
     cmd.run(ns(list=True))
     assert capsys.readouterr().out.strip() == "grandmas-set"
     tileset = load_set("grandmas-set")

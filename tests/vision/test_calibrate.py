@@ -1,4 +1,4 @@
-"""Calibration: guide rows, prototypes that survive a save, and the classifier-embedding path."""
+"""Calibration: guide rows, sets that survive a save, the probe and its refit for new weights."""
 
 from __future__ import annotations
 
@@ -7,17 +7,32 @@ import numpy as np
 import pytest
 
 from engine.tiles import Tile
-from vision.calibrate import CalibrationError, PrototypeClassifier, calibrate, guide_rows, load_set
+from vision.calibrate import (
+    CalibratedReader,
+    CalibrationError,
+    PrototypeClassifier,
+    calibrate,
+    guide_rows,
+    load_set,
+    training_views,
+)
 from vision.classifier import crop_boxes
 from vision.scripted import guide_photo, labels_to_detections
 
 
-def colour_embed(crops):  # noqa: ANN001, ANN201 - a stand-in for the classifier's probabilities
-    out = []
-    for c in crops:
-        h = cv2.calcHist([cv2.resize(c, (32, 32))], [0, 1, 2], None, [4, 4, 4], [0, 256] * 3).ravel() + 1
-        out.append(h / h.sum())
-    return np.array(out)
+class ColourFeatures:
+    """A stand-in for the shipped classifier's features: the crop's colours at 12 x 16 pixels."""
+
+    has_features = True
+
+    def __init__(self, key: str = "colour-v1") -> None:
+        self.key = key
+        self.calls = 0
+
+    def features(self, crops):  # noqa: ANN001, ANN201
+        self.calls += 1
+        out = np.array([cv2.resize(c, (12, 16), interpolation=cv2.INTER_AREA).ravel() for c in crops], np.float32)
+        return out - out.mean(1, keepdims=True)
 
 
 @pytest.mark.parametrize("variant,sizes", [("filipino", [9, 9, 9, 7, 8]), ("singapore", [9, 9, 9, 7, 8, 4])])
@@ -32,32 +47,78 @@ def test_unknown_variant() -> None:
         guide_rows("klingon")
 
 
-def test_prototypes_with_embeddings_survive_a_save(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_a_set_survives_a_save_and_names_its_own_tiles(tmp_path, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     image, labels = guide_photo("singapore", style=901, size=(1200, 900))
     d = labels_to_detections(labels)
-    tileset = calibrate(image, "singapore", "mine", lambda im: d, embed=colour_embed)
+    feats = ColourFeatures()
+    tileset = calibrate(image, "singapore", "mine", lambda im: d, classifier=feats)
+    assert tileset.probe is not None and tileset.probe.weights.shape == (12 * 16 * 3, len(d))
     tileset.save()
     again = load_set("mine")
-    assert again.embeddings is not None and again.embeddings.shape == tileset.embeddings.shape
-    pick = np.arange(0, len(d), 4)  # a spread of tile kinds (matching is slow-ish)
+    assert again.codes.tolist() == tileset.codes.tolist() and again.probe is not None
+    assert np.array_equal(again.probe.weights, tileset.probe.weights)
+    pick = np.arange(0, len(d), 4)  # a spread of tile kinds (face matching is slow-ish)
     crops = crop_boxes(image, d.xyxy[pick])
-    codes, _ = PrototypeClassifier(again, embed=colour_embed)(crops)
-    assert codes.tolist() == PrototypeClassifier(tileset, embed=colour_embed)(crops)[0].tolist()
-    assert (codes == d.code[pick]).mean() > 0.9  # the guide's own tiles come back named right
+    codes, conf = PrototypeClassifier(again, feats)(crops)
+    assert codes.tolist() == PrototypeClassifier(tileset, feats)(crops)[0].tolist()
+    assert ((conf > 0) & (conf <= 1)).all() and set(codes.tolist()) <= set(tileset.codes.tolist())
     faces_only, _ = PrototypeClassifier(again)(crops)
-    assert faces_only.tolist() == d.code[pick].tolist()
+    assert faces_only.tolist() == d.code[pick].tolist()  # the guide's own tiles come back named right
+    assert PrototypeClassifier(again, feats)(crops[:0])[0].shape == (0,)
 
 
-def test_classifier_prior_plus_set_prototypes() -> None:
-    image, labels = guide_photo("singapore", style=555, size=(1200, 900))
+def test_a_new_classifier_refits_the_probe_from_the_stored_crops(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    image, labels = guide_photo("filipino", style=555, size=(1200, 900))
     d = labels_to_detections(labels)
-    tileset = calibrate(image, "singapore", "mine", lambda im: d, embed=colour_embed)
-    assert tileset.embed_codes is not None and len(tileset.embed_codes) == len(d) * (4 + 8)  # posed views
-    prior_codes = np.arange(64)  # colour_embed's 64 bins stand in for the classifier's 64 classes
-    clf = PrototypeClassifier(tileset, embed=colour_embed, embed_codes=prior_codes)
-    codes, conf = clf(crop_boxes(image, d.xyxy))
-    assert set(codes.tolist()) <= set(tileset.codes.tolist()) and ((conf > 0) & (conf <= 1)).all()
-    assert clf(crop_boxes(image, d.xyxy[:0]))[0].shape == (0,)
-    other = PrototypeClassifier(tileset, embed=colour_embed, embed_codes=np.arange(80))  # another classifier
-    assert other._centroids is None  # its embeddings mean nothing there: faces are used instead
+    calibrate(image, "filipino", "old", lambda im: d, classifier=ColourFeatures("v1")).save()
+    same = PrototypeClassifier(load_set("old"), ColourFeatures("v1"))
+    assert not same.refitted
+    plain = CalibratedReader(lambda im: d, load_set("old"))  # no classifier: faces, nothing refitted
+    assert plain.classifier.classifier is None
+
+    class Reader:  # the shipped reader after a model update
+        classifier = ColourFeatures("v2")
+
+        def detector(self, image):  # noqa: ANN001, ANN202
+            return d
+
+    reader = CalibratedReader(Reader(), load_set("old"))
+    assert reader.classifier.refitted
+    assert load_set("old").probe.key == "v2"  # saved: the next start does not refit again
+    out = reader(image)
+    assert len(out) == len(d) and set(out.code.tolist()) <= set(d.code.tolist())
+
+
+def test_training_views_cover_every_tile_in_every_pose() -> None:
+    rng = np.random.default_rng(0)
+    crops = [np.full((60, 48, 3), v, np.uint8) for v in (40, 200)]
+    views, owner = training_views(crops, rng)
+    assert np.bincount(owner).tolist() == [len(views) // 2] * 2
+    assert all(v.ndim == 3 and v.shape[0] >= 4 and v.shape[1] >= 4 for v in views)
+    assert {v.shape[0] > v.shape[1] for v in views[:8]} == {True, False}  # upright and turned
+
+
+def test_a_classifier_without_features_cannot_fit_a_probe(tmp_path) -> None:  # noqa: ANN001
+    class Plain(ColourFeatures):
+        has_features = False
+
+    image, labels = guide_photo("filipino", style=555, size=(1200, 900))
+    d = labels_to_detections(labels)
+    assert calibrate(image, "filipino", "x", lambda im: d, classifier=Plain()).probe is None
+
+
+def test_the_shipped_classifier_learns_an_unseen_set_from_its_guide_photo() -> None:
+    """Style 901 is none of the 48 styles the models were trained on."""
+    from vision.classifier import TileClassifier
+    from vision.reader import CLASSIFIER_PATH
+
+    clf = TileClassifier(CLASSIFIER_PATH)
+    assert clf.has_features  # the shipped ONNX carries the features output
+    image, labels = guide_photo("singapore", style=901)
+    d = labels_to_detections(labels)
+    tileset = calibrate(image, "singapore", "mine", lambda im: d, classifier=clf)
+    turned = [np.ascontiguousarray(np.rot90(c, 1)) for c in crop_boxes(image, d.xyxy)]  # as seen from a side seat
+    codes, _ = PrototypeClassifier(tileset, clf)(turned)
+    assert (codes == d.code).mean() >= 0.95

@@ -14,7 +14,8 @@ from typing import Any
 
 from vision.training.env import setup
 
-__all__ = ["TrainConfig", "train_detector", "train_classifier", "export_onnx", "last_checkpoint"]
+__all__ = ["TrainConfig", "train_detector", "train_classifier", "export_onnx", "add_features_output",
+           "last_checkpoint"]
 
 
 @dataclass(frozen=True)
@@ -142,4 +143,29 @@ def export_onnx(weights: Path, dest: Path, imgsz: int, dynamic: bool) -> Path:
     )
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(produced, dest)
+    add_features_output(dest)
     return dest
+
+
+def add_features_output(path: Path) -> bool:
+    """Give a classifier ONNX (``... -> Gemm -> Softmax``) a second output, ``features``: the
+    Gemm's input, the pooled features a calibrated set's probe reads. The weights are not
+    touched. Returns False (file unchanged) for a model of another shape, e.g. the detector."""
+    import onnx
+
+    from vision.classifier import FEATURES_OUTPUT
+
+    model = onnx.load(str(path))
+    nodes = list(model.graph.node)
+    if len(nodes) < 2 or [n.op_type for n in nodes[-2:]] != ["Gemm", "Softmax"]:
+        return False
+    if any(o.name == FEATURES_OUTPUT for o in model.graph.output):
+        return True
+    gemm = nodes[-2]
+    feat = gemm.input[0]
+    nodes[-3].output[list(nodes[-3].output).index(feat)] = FEATURES_OUTPUT  # rename the tensor ...
+    gemm.input[0] = FEATURES_OUTPUT  # ... and the Gemm reads it under the new name
+    model.graph.output.append(onnx.helper.make_tensor_value_info(FEATURES_OUTPUT, onnx.TensorProto.FLOAT, ["batch", None]))
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+    return True

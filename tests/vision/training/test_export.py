@@ -1,0 +1,48 @@
+"""The classifier's ONNX gains a ``features`` output; its probabilities do not change."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("onnx")
+
+from vision.classifier import TileClassifier  # noqa: E402
+from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH  # noqa: E402
+from vision.training.train import add_features_output  # noqa: E402
+
+
+def _strip_features(src: Path, dest: Path) -> None:
+    """The classifier as ultralytics exports it: one output, the probabilities."""
+    import onnx
+
+    model = onnx.load(str(src))
+    keep = [o for o in model.graph.output if o.name != "features"]
+    del model.graph.output[:]
+    model.graph.output.extend(keep)
+    onnx.save(model, str(dest))
+
+
+def test_features_output_is_added_once_and_keeps_the_probabilities(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.onnx"
+    _strip_features(CLASSIFIER_PATH, plain)
+    assert not TileClassifier(plain).has_features
+    with pytest.raises(ValueError, match="no 'features' output"):
+        TileClassifier(plain).features([np.zeros((40, 30, 3), np.uint8)])
+    patched = tmp_path / "patched.onnx"
+    shutil.copy(plain, patched)
+    assert add_features_output(patched) and add_features_output(patched)  # the second time: already there
+    crops = [np.random.default_rng(k).integers(0, 256, (50, 38, 3), dtype=np.uint8) for k in range(6)]
+    before, after = TileClassifier(plain), TileClassifier(patched)
+    assert np.array_equal(before.probabilities(crops), after.probabilities(crops))
+    assert after.features(crops).shape == (6, 1280)
+
+
+def test_the_detector_is_left_alone(tmp_path: Path) -> None:
+    copy = tmp_path / "det.onnx"
+    shutil.copy(DETECTOR_PATH, copy)
+    assert not add_features_output(copy)
+    assert copy.read_bytes() == DETECTOR_PATH.read_bytes()
