@@ -187,6 +187,17 @@ def calibration(args: argparse.Namespace) -> None:
             before = f"{float((pred == truth).mean()):.1%}"
             after, _ = PrototypeClassifier(tileset, clf)(crops)
             parts.insert(0, f"probe on the classifier's features {float((after == truth).mean()):.1%}")
+        if clf is not None:  # the whole path a player takes: the shipped detector reads the guide photo
+            from vision.calibrate import CalibrationError
+            from vision.detector import TileDetector
+            from vision.reader import DETECTOR_PATH
+
+            try:
+                own = calibrate(image, "singapore", "bench", TileDetector(DETECTOR_PATH), classifier=clf)
+                shipped, _ = PrototypeClassifier(own, clf)(crops)
+                parts.append(f"guide read by the shipped detector {float((shipped == truth).mean()):.1%}")
+            except CalibrationError as exc:
+                parts.append(f"guide NOT read by the shipped detector ({exc})")
         print(f"unseen set (style {style}), {len(truth)} tiles: accuracy before {before}, "
               f"after one calibration photo ({took:.1f} s): {', '.join(parts)}   target >= 99% after")
 

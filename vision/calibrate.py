@@ -172,6 +172,7 @@ _WIDE = 0.2  # margin of the stored guide crops: room to draw boxes as a detecto
 _LYING = 8  # lying views of each guide tile: the four quarter turns, twice (exact box, then jittered)
 _STANDING = 16  # standing views of each guide tile (a photo of a hand shows them so)
 _PROBE_L2, _PROBE_STEPS, _PROBE_LR = 1e-3, 300, 0.05
+_NESTED = 0.6  # a detection this share inside a surer one is part of that tile (guide tiles lie apart)
 
 
 def face_region(crop: np.ndarray) -> np.ndarray:
@@ -500,9 +501,13 @@ def calibrate(image: np.ndarray, variant: str, name: str, detect: Callable[[np.n
     from vision.classifier import crop_boxes
 
     _set_path(name)  # a bad name fails before any work
+    from vision.detector import drop_nested
+
     dets = detect(image)
     if len(dets) == 0:
         raise CalibrationError("no tiles found in the calibration photo")
+    # the guide's tiles lie apart, so a box inside another is a second guess at part of a tile
+    dets = dets[drop_nested(dets.xyxy, np.argsort(-dets.confidence, kind="stable"), _NESTED)]
     pairs = label_guide(dets, variant)
     crops = crop_boxes(image, dets.xyxy[[i for _, i in pairs]], margin=_WIDE)
     tileset = TileSet(name, variant, np.array([int(t) for t, _ in pairs], np.int64), crops)

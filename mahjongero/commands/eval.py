@@ -23,6 +23,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the detector's)")
     p.add_argument("--limit", type=int, default=0, help="at most this many images (0 = all)")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--nested", type=float, default=None,
+                   help="drop a box lying this share inside a surer one (default: keep all)")
     p.add_argument("--confusions", action="store_true", help="list misread tiles")
     p.set_defaults(func=run)
 
@@ -30,7 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from engine.tiles import Tile
     from vision.classifier import TileClassifier, crop_boxes
-    from vision.detector import DEFAULT_CONF, TileDetector
+    from vision.detector import DEFAULT_CONF, DEFAULT_NESTED, TileDetector
     from vision.evaluation import Scores, iter_dataset
     from vision.imageio import load_image
     from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader
@@ -51,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--data {args.data!r} is not a folder")
     names = json.loads(Path(args.split).read_text())["val"] if args.split else None
     reader = TileReader(
-        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=DEFAULT_CONF if args.conf is None else args.conf),
+        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=DEFAULT_CONF if args.conf is None else args.conf,
+                     nested=DEFAULT_NESTED if args.nested is None else args.nested),
         TileClassifier(args.classifier or CLASSIFIER_PATH),
     )
     scores = Scores()

@@ -13,10 +13,13 @@ from vision.calibrate import (
     PrototypeClassifier,
     calibrate,
     guide_rows,
+    label_guide,
     load_set,
     training_views,
 )
 from vision.classifier import crop_boxes
+from vision.detections import Detections
+from vision.detector import drop_nested
 from vision.scripted import guide_photo, labels_to_detections
 
 
@@ -122,3 +125,26 @@ def test_the_shipped_classifier_learns_an_unseen_set_from_its_guide_photo() -> N
     turned = [np.ascontiguousarray(np.rot90(c, 1)) for c in crop_boxes(image, d.xyxy)]  # as seen from a side seat
     codes, _ = PrototypeClassifier(tileset, clf)(turned)
     assert (codes == d.code).mean() >= 0.95
+
+
+@pytest.mark.parametrize("style", [777, 555])
+def test_the_shipped_detector_reads_a_guide_photo(style: int) -> None:
+    """Every guide tile is found once and named from its place (no box inside another)."""
+    from vision.detector import box_iou
+    from vision.reader import TileReader
+
+    reader = TileReader()
+    image, labels = guide_photo("singapore", style=style)
+    truth = labels_to_detections(labels)
+    seen: list[Detections] = []
+
+    def detect(im: np.ndarray) -> Detections:
+        seen.append(reader.detector(im))
+        return seen[-1]
+
+    tileset = calibrate(image, "singapore", "mine", detect)
+    assert len(tileset.codes) == len(truth) == 46
+    dets = seen[0][drop_nested(seen[0].xyxy, np.argsort(-seen[0].confidence), 0.6)]
+    for tile, i in label_guide(dets, "singapore"):
+        j = int(np.flatnonzero(truth.code == int(tile))[0])
+        assert box_iou(dets.xyxy[i:i + 1], truth.xyxy[j:j + 1])[0, 0] > 0.5, f"{tile} is named from the wrong box"
