@@ -65,6 +65,30 @@ def first_visible(table: ScriptedTable, labels: list[list[dict]]) -> list[int]:
     return out
 
 
+def in_order(got: list, want: list) -> list[tuple[int, int]]:
+    """The scripted events that came out, in the script's order (a longest common
+    subsequence), as (index in ``got``, index in ``want``) pairs: an extra event does not
+    make every later right one count as wrong.
+
+    >>> in_order(["x", "a", "b", "c"], ["a", "b", "c"]), in_order(["b", "a"], ["a", "b"])
+    ([(1, 0), (2, 1), (3, 2)], [(0, 1)])
+    """
+    best = [[0] * (len(want) + 1) for _ in range(len(got) + 1)]
+    for i, g in enumerate(got):
+        for j, w in enumerate(want):
+            best[i + 1][j + 1] = best[i][j] + 1 if g == w else max(best[i][j + 1], best[i + 1][j])
+    pairs, i, j = [], len(got), len(want)
+    while i and j:
+        if got[i - 1] == want[j - 1] and best[i][j] == best[i - 1][j - 1] + 1:
+            pairs.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif best[i - 1][j] >= best[i][j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    return pairs[::-1]
+
+
 def live(args: argparse.Namespace) -> None:
     table = ScriptedTable(ScriptedTable.demo_script(), size=(1920, 1080), fps=args.fps, hold=args.hold,
                           occlusion=0.3)
@@ -79,10 +103,11 @@ def live(args: argparse.Namespace) -> None:
         if args.reader == "truth":
             reader = lambda image: labels_to_detections(truth["labels"])  # noqa: E731
         else:
-            from vision.detector import TileDetector
-            from vision.reader import DETECTOR_PATH, TileReader
+            from vision.pipeline import default_reader
 
-            reader = TileReader(TileDetector(DETECTOR_PATH, imgsz=args.imgsz))
+            reader = default_reader(live=True)
+            if args.imgsz:
+                reader.imgsz = args.imgsz
         from engine.game import Game
 
         feed = RefereeFeed(Game("filipino", mode="observed"))
@@ -114,24 +139,26 @@ def live(args: argparse.Namespace) -> None:
             else e.tiles) for e, _, _ in events]
     want = [({"discard": "DiscardSeen", "flower": "FlowerSeen", "kang": "KangSeen"}.get(s.kind, "MeldSeen"),
              s.seat, s.tiles[0] if s.kind in ("discard", "flower") else s.tiles) for s in table.script]
-    right = sum(1 for g, w in zip(got, want, strict=False) if g == w)
-    # from the first frame showing the step's tiles (the step's first frame unless a hand hides them)
-    latencies = [done - (start + visible[k] / table.fps) for k, (_, done, _) in enumerate(events[:len(want)])
-                 if start is not None]
-    frames = [index - visible[k] for k, (_, _, index) in enumerate(events[:len(want)])]
-    print(f"reader: {args.reader}")
+    pairs = in_order(got, want)
+    right = len(pairs)
+    # for the events that match the script: from the first frame showing the step's tiles
+    # (the step's first frame unless a hand hides them) to the event
+    latencies = [events[i][1] - (start + visible[j] / table.fps) for i, j in pairs if start is not None]
+    frames = [events[i][2] - visible[j] for i, j in pairs]
+    print(f"reader: {args.reader}" + (f" (detector input {reader.imgsz}; crops classified per frame: "
+                                      f"{reader.classified / max(processed, 1):.1f})" if args.reader == "models" else ""))
     print(f"processed {processed} of {table.frame_count} frames in {wall:.1f} s of playback "
           f"({dropped} dropped by the capture): {processed / wall:.1f} fps processed "
           f"(per-frame median {1000 * statistics.median(seconds):.1f} ms -> "
           f"{1 / statistics.median(seconds):.1f} fps capacity)   target >= 8")
-    if latencies:
+    if latencies and frames:
         print(f"latency tile appears -> event: median {statistics.median(latencies):.2f} s, "
               f"max {max(latencies):.2f} s   target < 0.5 s")
         hidden = sum(1 for k, v in enumerate(visible) if v != int(round(table.step_time(k) * table.fps)))
         print(f"latency in frames, first frame showing the tiles -> frame of the event, per event: "
               f"{' '.join(map(str, frames))} (max {max(frames)}; {hidden} step(s) hidden by a hand at first)"
               f"   {args.fps:g} fps: 0.5 s = {0.5 * args.fps:g} frames")
-    print(f"scripted events right: {right}/{len(want)} (events out: {len(got)}), "
+    print(f"scripted events right, in order: {right}/{len(want)} (events out: {len(got)}), "
           f"refused by the referee: {len(refused)}")
 
 
@@ -206,7 +233,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--reader", choices=("truth", "models"), default="truth")
     p.add_argument("--fps", type=float, default=10.0)
-    p.add_argument("--imgsz", type=int, default=None, help="detector input (default: as trained)")
+    p.add_argument("--imgsz", type=int, default=None, help="detector input for --reader models (default: vision.reader.LIVE_DETECT_SIZE)")
     p.add_argument("--hold", type=float, default=1.5)
     p.add_argument("--no-calibration", action="store_true")
     p.add_argument("--only-calibration", action="store_true", help="skip the live video part")

@@ -130,8 +130,8 @@ class TileDetector:
         except ValueError:
             return 640
 
-    def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
-        net, lb = letterbox(image, self.imgsz)
+    def preprocess(self, image: np.ndarray, imgsz: int | None = None) -> tuple[np.ndarray, Letterbox]:
+        net, lb = letterbox(image, imgsz or self.imgsz)
         x = net[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         return np.ascontiguousarray(x), lb
 
@@ -158,6 +158,7 @@ class TileDetector:
         face_up = np.array([int(c) not in self.down_classes for c in cls], dtype=bool)
         return Detections(xyxy=xyxy, confidence=conf, face_up=face_up)
 
-    def __call__(self, image: np.ndarray) -> Detections:
-        x, lb = self.preprocess(image)
+    def __call__(self, image: np.ndarray, imgsz: int | None = None) -> Detections:
+        """Tiles in ``image``; ``imgsz`` overrides the input's long side for this call."""
+        x, lb = self.preprocess(image, imgsz)
         return self.postprocess(self.model(x), lb, image.shape)

@@ -94,16 +94,21 @@ def _is_bonus(ruleset: Any) -> Callable[[Tile], bool]:
     return lambda t: bool(hook(t)) or t.is_vn_joker
 
 
-def default_reader(calibration: str | None = None) -> Reader:
-    """The shipped models (``models/*.onnx``), optionally with a calibrated set's prototypes."""
-    from vision.reader import TileReader
+def default_reader(calibration: str | None = None, live: bool = False) -> Reader:
+    """The shipped models (``models/*.onnx``), optionally naming tiles by a calibrated set;
+    ``live``: a ``VideoReader`` for a fixed camera over the whole table."""
+    from vision.reader import TileReader, VideoReader
 
     reader = TileReader()
-    if calibration is None:
-        return reader
-    from vision.calibrate import CalibratedReader, load_set
+    classify: Any = reader.classifier
+    if calibration is not None:
+        from vision.calibrate import CalibratedReader, load_set
 
-    return CalibratedReader(reader, load_set(calibration))
+        calibrated = CalibratedReader(reader, load_set(calibration))
+        if not live:
+            return calibrated
+        classify = calibrated.classifier
+    return VideoReader(reader.detector, classify) if live else reader
 
 
 def _image(photo: str | Path | np.ndarray) -> np.ndarray:
@@ -209,7 +214,7 @@ class LivePipeline:
     @property
     def reader(self) -> Reader:
         if self._reader is None:
-            self._reader = default_reader(self._calibration)
+            self._reader = default_reader(self._calibration, live=True)
         return self._reader
 
     def _landed(self, item: Any) -> Seat:

@@ -6,20 +6,27 @@ the classifier from a crop of the full-resolution frame. Face-down tiles are ``T
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from engine.tiles import Tile
 from vision.classifier import TileClassifier, crop_boxes
 from vision.detections import Detections
-from vision.detector import TileDetector
+from vision.detector import TileDetector, box_iou
 
-__all__ = ["TileReader", "MODELS_DIR", "DETECTOR_PATH", "CLASSIFIER_PATH"]
+__all__ = ["TileReader", "VideoReader", "MODELS_DIR", "DETECTOR_PATH", "CLASSIFIER_PATH", "LIVE_DETECT_SIZE"]
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_PATH = MODELS_DIR / "detector.onnx"
 CLASSIFIER_PATH = MODELS_DIR / "classifier.onnx"
+# A camera over the whole table sees tiles ~35 px wide in a 1080p frame: ~9 px at the
+# detector's trained 480, too few to find them all. At 960 every tile of the rendered
+# table was found and named (benchmarks/bench_live.py --reader models).
+LIVE_DETECT_SIZE = 960
 
 
 class TileReader:
@@ -45,3 +52,76 @@ class TileReader:
 
     def __call__(self, image: np.ndarray) -> Detections:
         return self.classify(image, self.detector(image))
+
+
+Classify = Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]]
+
+
+@dataclass
+class _Seen:
+    """Last frame's face-up tiles: boxes, thumbnails, names, and frames since each was named."""
+
+    boxes: np.ndarray
+    thumbs: np.ndarray
+    codes: np.ndarray
+    conf: np.ndarray
+    age: np.ndarray
+
+
+class VideoReader:
+    """Reads frames of a fixed camera: detection at ``imgsz`` (never above the frame's own
+    long side), and a tile whose box and pixels are as they were last frame keeps its name,
+    so the classifier runs only on tiles that arrived, moved or changed (a hand passing over
+    them), and on every tile once each ``refresh`` frames, to keep the smoother's vote fresh.
+
+    ``classify`` names crops: a ``TileClassifier`` or a calibrated set's ``PrototypeClassifier``.
+    """
+
+    def __init__(self, detector: TileDetector, classify: Classify, imgsz: int = LIVE_DETECT_SIZE,
+                 same_iou: float = 0.85, same_pixels: float = 10.0, refresh: int = 10) -> None:
+        self.detector = detector
+        self.classify = classify
+        self.imgsz = imgsz
+        self.same_iou = same_iou
+        self.same_pixels = same_pixels  # mean grey-level change of an 8x8 thumbnail, 0-255
+        self.refresh = refresh
+        self.classified = 0  # crops sent to the classifier, for the benchmark
+        self._seen: _Seen | None = None
+
+    @staticmethod
+    def _thumbs(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        grey = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c for c in crop_boxes(image, boxes, 0.0)]
+        return np.array([cv2.resize(g, (8, 8), interpolation=cv2.INTER_AREA).ravel() for g in grey], np.float32)
+
+    def _unchanged(self, boxes: np.ndarray, thumbs: np.ndarray) -> np.ndarray:
+        """For each box, the index of the same tile last frame, or -1."""
+        same = np.full(len(boxes), -1, np.int64)
+        seen = self._seen
+        if seen is None or not len(seen.boxes) or not len(boxes):
+            return same
+        iou = box_iou(boxes, seen.boxes)
+        j = iou.argmax(1)
+        ok = (iou[np.arange(len(j)), j] >= self.same_iou) & (seen.age[j] + 1 < self.refresh)
+        ok &= np.abs(thumbs - seen.thumbs[j]).mean(1) <= self.same_pixels
+        same[ok] = j[ok]
+        return same
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        dets = self.detector(image, min(self.imgsz, -(-max(image.shape[:2]) // 32) * 32))
+        code = np.full(len(dets), int(Tile.BACK), dtype=np.int64)
+        prob = np.ones(len(dets), dtype=np.float32)
+        up = np.flatnonzero(dets.face_up)
+        boxes = dets.xyxy[up]
+        thumbs = self._thumbs(image, boxes) if len(up) else np.zeros((0, 64), np.float32)
+        same = self._unchanged(boxes, thumbs)
+        codes, conf, age = np.zeros(len(up), np.int64), np.zeros(len(up), np.float32), np.zeros(len(up), np.int64)
+        fresh, kept = np.flatnonzero(same < 0), np.flatnonzero(same >= 0)
+        if len(fresh):
+            codes[fresh], conf[fresh] = self.classify(crop_boxes(image, boxes[fresh]))
+            self.classified += len(fresh)
+        if len(kept) and self._seen is not None:
+            j = same[kept]
+            codes[kept], conf[kept], age[kept] = self._seen.codes[j], self._seen.conf[j], self._seen.age[j] + 1
+        self._seen = _Seen(boxes, thumbs, codes, conf, age)
+        code[up], prob[up] = codes, conf
+        return dets.with_codes(code, prob)

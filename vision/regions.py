@@ -569,6 +569,7 @@ class TableRegions:
         in_lines = {id(i) for r in lines for i in r.items}
         rest = [i for i in items if id(i) not in in_lines]
         rest = self._wall_ends(rest, walls, long_side)
+        rest = self._into_hands(rest, hands, short)
         discards: list[TileItem] = []
         by_seat: dict[Seat, list[TileItem]] = {s: [] for s in Seat}
         outside: list[TileItem] = []
@@ -701,6 +702,30 @@ class TableRegions:
                 else:
                     hands.setdefault(self.layout.seat_at(side), []).extend(r.items)
         return walls, hands, wall_depth
+
+    @staticmethod
+    def _into_hands(rest: list[TileItem], hands: dict[Seat, list[TileItem]], short: float) -> list[TileItem]:
+        """Tiles in line with a standing hand's row, between its tiles or touching its ends,
+        join it: seen edge-on, some of its tiles show a sliver of face that the reader names
+        (say, a wind, which would pass for a flower laid out). Returns the tiles left."""
+        left = list(rest)
+        for row in hands.values():
+            c = _centres(row)
+            if len(c) < 2:
+                continue
+            axis = int(np.ptp(c[:, 1]) > np.ptp(c[:, 0]))  # 0: the row runs across the image
+            mid = float(np.median(c[:, 1 - axis]))
+            lo, hi = float(c[:, axis].min()), float(c[:, axis].max())
+            grew = True
+            while grew:  # take the row's next tile at either end, one at a time
+                grew = False
+                for item in list(left):
+                    at = item.centre[axis]
+                    if abs(item.centre[1 - axis] - mid) < 0.35 * short and lo - 1.4 * short <= at <= hi + 1.4 * short:
+                        row.append(item)
+                        left.remove(item)
+                        lo, hi, grew = min(lo, at), max(hi, at), True
+        return left
 
     def _pool_edge(self, side: str, wall_depth: dict[str, float], centre: np.ndarray,
                    items: list[TileItem]) -> float:

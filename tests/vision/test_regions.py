@@ -170,6 +170,22 @@ def test_table_regions_and_seats_exact(table_video) -> None:  # noqa: ANN001 - f
             assert got.seat(seat).concealed_count == state[seat].hand
 
 
+def test_slivers_of_a_standing_hand_read_as_honours_stay_in_the_hand(table_video) -> None:  # noqa: ANN001
+    """Edge-on, a few of a hand's tiles can look face up to the reader; named as winds they
+    would pass for flowers laid out (all honours are flowers in the Filipino game)."""
+    _, labels = table_video.picture(4)
+    east = [k for k, lab in enumerate(labels) if lab["region"] == "hand" and lab["seat"] == 0]
+    slivers = [dict(lab) for lab in labels]
+    for k, code in zip(east[5:8], ("1z", "4z", "5z"), strict=True):
+        x1, y1, x2, y2 = slivers[k]["box"]  # the detector boxes only the sliver it sees: smaller
+        slivers[k] |= {"face": "up", "code": code, "box": [x1 + 2, y1 + (y2 - y1) // 3, x2 - 2, y2]}
+    layout = TableLayout(Seat.EAST)
+    regions = TableRegions(layout, is_bonus=lambda t: t.is_bonus or t.is_honor)
+    honest, fooled = regions(labels_to_detections(labels)), regions(labels_to_detections(slivers))
+    assert fooled.seat(Seat.EAST).flowers == honest.seat(Seat.EAST).flowers
+    assert fooled.seat(Seat.EAST).concealed_count == honest.seat(Seat.EAST).concealed_count
+
+
 def test_layout_names_seats_counter_clockwise() -> None:
     lay = TableLayout(Seat.NORTH)
     assert [lay.seat_at(s) for s in ("bottom", "right", "top", "left")] == [
