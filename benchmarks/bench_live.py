@@ -108,6 +108,7 @@ def live(args: argparse.Namespace) -> None:
             reader = default_reader(live=True)
             if args.imgsz:
                 reader.imgsz = args.imgsz
+            reader.full_every = args.full_every
         from engine.game import Game
 
         feed = RefereeFeed(Game("filipino", mode="observed"))
@@ -233,6 +234,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--reader", choices=("truth", "models"), default="truth")
     p.add_argument("--fps", type=float, default=10.0)
+    p.add_argument("--full-every", type=int, default=20,
+                   help="--reader models: search the whole frame once every N frames, else the tiles' region")
     p.add_argument("--imgsz", type=int, default=None, help="detector input for --reader models (default: vision.reader.LIVE_DETECT_SIZE)")
     p.add_argument("--hold", type=float, default=1.5)
     p.add_argument("--no-calibration", action="store_true")

@@ -69,24 +69,62 @@ class _Seen:
 
 
 class VideoReader:
-    """Reads frames of a fixed camera: detection at ``imgsz`` (never above the frame's own
-    long side), and a tile whose box and pixels are as they were last frame keeps its name,
-    so the classifier runs only on tiles that arrived, moved or changed (a hand passing over
-    them), and on every tile once each ``refresh`` frames, to keep the smoother's vote fresh.
+    """Reads frames of a fixed camera cheaply enough for live video.
+
+    - Detection at ``imgsz`` for the whole frame (never above the frame's own long side).
+      Once every ``full_every`` frames the whole frame is searched; in between, only the
+      region where tiles were found then (plus ``margin`` tiles around it), cut from the
+      same network input on its grid: the floor around the table costs nothing, and a tile
+      is seen as in a whole-frame pass (a differently framed crop made tiles flicker).
+    - A face-up box below ``up_conf`` is dropped: at the table's edge-on hand rows the
+      detector half-sees faces (confidence ~0.25) that flicker in and out, and each flicker
+      would be a tile laid or taken. Face-down boxes only count, so they keep the
+      detector's own threshold.
+    - A tile whose box and pixels are as they were last frame keeps its name, so the
+      classifier runs only on tiles that arrived, moved or changed (a hand passing over
+      them), and on every tile once each ``refresh`` frames, to keep the smoother's vote fresh.
 
     ``classify`` names crops: a ``TileClassifier`` or a calibrated set's ``PrototypeClassifier``.
     """
 
     def __init__(self, detector: TileDetector, classify: Classify, imgsz: int = LIVE_DETECT_SIZE,
-                 same_iou: float = 0.85, same_pixels: float = 10.0, refresh: int = 10) -> None:
+                 same_iou: float = 0.85, same_pixels: float = 10.0, refresh: int = 10,
+                 full_every: int = 20, margin: float = 2.0, up_conf: float = 0.35) -> None:
         self.detector = detector
         self.classify = classify
         self.imgsz = imgsz
         self.same_iou = same_iou
         self.same_pixels = same_pixels  # mean grey-level change of an 8x8 thumbnail, 0-255
         self.refresh = refresh
+        self.full_every = full_every
+        self.margin = margin
+        self.up_conf = up_conf
         self.classified = 0  # crops sent to the classifier, for the benchmark
         self._seen: _Seen | None = None
+        self._region: tuple[int, int, int, int] | None = None  # x0, y0, x1, y1 searched between full frames
+        self._since_full = 0
+
+    def _detect(self, image: np.ndarray) -> Detections:
+        h, w = image.shape[:2]
+        full = min(self.imgsz, -(-max(h, w) // 32) * 32)
+        self._since_full += 1
+        if self._region is None or self._since_full >= self.full_every:
+            dets = self.detector(image, full)
+            self._since_full = 0
+            self._region = self._region_of(dets, w, h)
+            return dets
+        return self.detector(image, full, region=self._region)
+
+    def _region_of(self, dets: Detections, w: int, h: int) -> tuple[int, int, int, int] | None:
+        """Where the tiles are, ``margin`` tile lengths around them; None (search the whole
+        frame) when there are none, or they cover most of it anyway."""
+        if not len(dets):
+            return None
+        b = dets.xyxy
+        pad = self.margin * float(np.median(np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])))
+        x0, y0 = max(0, int(b[:, 0].min() - pad)), max(0, int(b[:, 1].min() - pad))
+        x1, y1 = min(w, int(np.ceil(b[:, 2].max() + pad))), min(h, int(np.ceil(b[:, 3].max() + pad)))
+        return None if (x1 - x0) * (y1 - y0) > 0.9 * w * h else (x0, y0, x1, y1)
 
     @staticmethod
     def _thumbs(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -107,7 +145,8 @@ class VideoReader:
         return same
 
     def __call__(self, image: np.ndarray) -> Detections:
-        dets = self.detector(image, min(self.imgsz, -(-max(image.shape[:2]) // 32) * 32))
+        dets = self._detect(image)
+        dets = dets[~dets.face_up | (dets.confidence >= self.up_conf)]
         code = np.full(len(dets), int(Tile.BACK), dtype=np.int64)
         prob = np.ones(len(dets), dtype=np.float32)
         up = np.flatnonzero(dets.face_up)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from engine.tiles import Tile
@@ -16,7 +17,7 @@ class FakeDetector:
         self.boxes = np.zeros((0, 4), np.float32)
         self.sizes: list[int | None] = []
 
-    def __call__(self, image: np.ndarray, imgsz: int | None = None) -> Detections:
+    def __call__(self, image: np.ndarray, imgsz: int | None = None, region: object = None) -> Detections:
         self.sizes.append(imgsz)
         n = len(self.boxes)
         return Detections(xyxy=self.boxes.copy(), confidence=np.full(n, 0.9, np.float32),
@@ -77,3 +78,66 @@ def test_detector_input_is_capped_by_the_frame() -> None:
     reader(np.zeros((1080, 1920, 3), np.uint8))
     assert det.sizes == [416, 960]
     assert len(reader(frame([]))) == 0
+
+
+class BlobDetector:
+    """Finds the bright rectangles of ``frame``: a real detector for these test frames."""
+
+    def __init__(self) -> None:
+        self.shapes: list[tuple[int, int]] = []
+
+    def __call__(self, image: np.ndarray, imgsz: int | None = None,
+                 region: tuple[int, int, int, int] | None = None) -> Detections:
+        x0, y0, x1, y1 = region or (0, 0, image.shape[1], image.shape[0])
+        part = image[y0:y1, x0:x1]
+        self.shapes.append(part.shape[:2])
+        n, _, stats, _ = cv2.connectedComponentsWithStats((part.max(2) > 0).astype(np.uint8))
+        xyxy = np.array([[x0 + x, y0 + y, x0 + x + w, y0 + y + h] for x, y, w, h, _ in stats[1:]],
+                        np.float32).reshape(-1, 4)
+        return Detections(xyxy=xyxy, confidence=np.ones(n - 1, np.float32), face_up=np.ones(n - 1, bool))
+
+
+def test_between_full_frames_only_the_tiles_region_is_searched() -> None:
+    det, clf = BlobDetector(), CountingClassifier()
+    reader = VideoReader(det, clf, full_every=3, margin=0.5)
+    big = np.zeros((600, 1000, 3), np.uint8)
+    big[200:300, 400:470] = 100
+    big[200:300, 480:550] = 200
+    first = reader(big)
+    second = reader(big)
+    assert det.shapes[0] == (600, 1000) and det.shapes[1] == (200, 250)  # tiles, half a tile around
+    assert np.allclose(second.xyxy, first.xyxy) and second.code.tolist() == first.code.tolist()
+    reader(big)
+    reader(big)
+    assert [s == (600, 1000) for s in det.shapes] == [True, False, False, True]
+
+
+def test_unsure_face_up_boxes_are_dropped_but_unsure_backs_kept() -> None:
+    class Unsure(FakeDetector):
+        def __call__(self, image: np.ndarray, imgsz: int | None = None, region: object = None) -> Detections:
+            return Detections(xyxy=BOXES[:3].copy(), confidence=np.array([0.3, 0.3, 0.9], np.float32),
+                              face_up=np.array([True, False, True]))
+
+    out = VideoReader(Unsure(), CountingClassifier(), up_conf=0.35)(frame([10, 100, 180]))
+    assert out.face_up.tolist() == [False, True] and out.code[0] == int(Tile.BACK)
+
+
+def test_a_region_pass_sees_tiles_as_the_whole_frame_pass_does() -> None:
+    """The shipped detector on a rendered table: the region is cut from the whole frame's
+    network input on its grid, so the sure tiles well inside come out the same."""
+    from vision.detector import TileDetector, box_iou
+    from vision.reader import DETECTOR_PATH
+    from vision.scripted import ScriptedTable
+
+    image, _ = ScriptedTable(ScriptedTable.demo_script(), size=(1920, 1080)).picture(8)
+    det = TileDetector(DETECTOR_PATH)
+    whole, part = det(image, 960), det(image, 960, region=(300, 0, 1650, 1080))
+
+    def inner(d: Detections) -> Detections:
+        return d[(d.confidence >= 0.35) & (d.xyxy[:, 0] > 500) & (d.xyxy[:, 2] < 1450)]
+
+    a, b = inner(whole), inner(part)
+    iou = box_iou(a.xyxy, b.xyxy)
+    assert len(a) > 100 and abs(len(a) - len(b)) <= 0.03 * len(a)
+    assert (iou.max(1) > 0.9).mean() >= 0.95
+    assert (a.face_up == b.face_up[iou.argmax(1)])[iou.max(1) > 0.9].all()
