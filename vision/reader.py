@@ -57,15 +57,19 @@ class TileReader:
 Classify = Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]]
 
 
+_KINDS = max(int(t) for t in Tile) + 1
+
+
 @dataclass
 class _Seen:
-    """Last frame's face-up tiles: boxes, thumbnails, names, and frames since each was named."""
+    """Last frame's face-up tiles: boxes, thumbnails, the weight of each name read for each
+    tile, frames since it was last read, and frames it has been in its place."""
 
     boxes: np.ndarray
     thumbs: np.ndarray
-    codes: np.ndarray
-    conf: np.ndarray
+    votes: np.ndarray  # (n, _KINDS): summed classifier confidence per tile code
     age: np.ndarray
+    steady: np.ndarray
 
 
 class VideoReader:
@@ -82,14 +86,17 @@ class VideoReader:
       detector's own threshold.
     - A tile whose box and pixels are as they were last frame keeps its name, so the
       classifier runs only on tiles that arrived, moved or changed (a hand passing over
-      them), and on every tile once each ``refresh`` frames, to keep the smoother's vote fresh.
+      them), on a newcomer for its first ``settle`` frames, and on every tile once each
+      ``refresh`` frames. A tile's name is the vote of all its reads since it last changed:
+      a borderline tile (九 or 五?) does not flip on one read, which would look to the
+      smoother like a new tile laid in the old one's place.
 
     ``classify`` names crops: a ``TileClassifier`` or a calibrated set's ``PrototypeClassifier``.
     """
 
     def __init__(self, detector: TileDetector, classify: Classify, imgsz: int = LIVE_DETECT_SIZE,
                  same_iou: float = 0.85, same_pixels: float = 10.0, refresh: int = 10,
-                 full_every: int = 20, margin: float = 2.0, up_conf: float = 0.35) -> None:
+                 full_every: int = 20, margin: float = 2.0, up_conf: float = 0.35, settle: int = 5) -> None:
         self.detector = detector
         self.classify = classify
         self.imgsz = imgsz
@@ -99,6 +106,7 @@ class VideoReader:
         self.full_every = full_every
         self.margin = margin
         self.up_conf = up_conf
+        self.settle = settle  # frames a newcomer is read afresh before its name is kept
         self.classified = 0  # crops sent to the classifier, for the benchmark
         self._seen: _Seen | None = None
         self._region: tuple[int, int, int, int] | None = None  # x0, y0, x1, y1 searched between full frames
@@ -131,18 +139,24 @@ class VideoReader:
         grey = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c for c in crop_boxes(image, boxes, 0.0)]
         return np.array([cv2.resize(g, (8, 8), interpolation=cv2.INTER_AREA).ravel() for g in grey], np.float32)
 
-    def _unchanged(self, boxes: np.ndarray, thumbs: np.ndarray) -> np.ndarray:
-        """For each box, the index of the same tile last frame, or -1."""
+    def _match(self, boxes: np.ndarray, thumbs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each box: the index of the same tile, unchanged, last frame (or -1); whether its
+        name can be kept without a read; and the frames it has been in this place."""
         same = np.full(len(boxes), -1, np.int64)
+        steady = np.zeros(len(boxes), np.int64)
         seen = self._seen
         if seen is None or not len(seen.boxes) or not len(boxes):
-            return same
+            return same, np.zeros(len(boxes), bool), steady
         iou = box_iou(boxes, seen.boxes)
         j = iou.argmax(1)
-        ok = (iou[np.arange(len(j)), j] >= self.same_iou) & (seen.age[j] + 1 < self.refresh)
-        ok &= np.abs(thumbs - seen.thumbs[j]).mean(1) <= self.same_pixels
-        same[ok] = j[ok]
-        return same
+        placed = iou[np.arange(len(j)), j] >= self.same_iou
+        steady[placed] = seen.steady[j[placed]] + 1
+        unchanged = placed & (np.abs(thumbs - seen.thumbs[j]).mean(1) <= self.same_pixels)
+        same[unchanged] = j[unchanged]
+        # a newcomer is read every frame until it settles, so its name is a vote over several
+        # reads (the first ones may be of a tile still half under a hand)
+        keep = unchanged & (seen.age[j] + 1 < self.refresh) & (steady >= self.settle)
+        return same, keep, steady
 
     def __call__(self, image: np.ndarray) -> Detections:
         dets = self._detect(image)
@@ -152,15 +166,21 @@ class VideoReader:
         up = np.flatnonzero(dets.face_up)
         boxes = dets.xyxy[up]
         thumbs = self._thumbs(image, boxes) if len(up) else np.zeros((0, 64), np.float32)
-        same = self._unchanged(boxes, thumbs)
-        codes, conf, age = np.zeros(len(up), np.int64), np.zeros(len(up), np.float32), np.zeros(len(up), np.int64)
-        fresh, kept = np.flatnonzero(same < 0), np.flatnonzero(same >= 0)
+        same, keep, steady = self._match(boxes, thumbs)
+        votes = np.zeros((len(up), _KINDS), np.float32)
+        age = np.zeros(len(up), np.int64)
+        was = same >= 0
+        if self._seen is not None and was.any():  # the same tile as last frame: its votes go on
+            votes[was] = self._seen.votes[same[was]]
+            age[was] = self._seen.age[same[was]] + 1
+        fresh = np.flatnonzero(~keep)
         if len(fresh):
-            codes[fresh], conf[fresh] = self.classify(crop_boxes(image, boxes[fresh]))
+            codes, conf = self.classify(crop_boxes(image, boxes[fresh]))
+            votes[fresh, codes] += conf
+            age[fresh] = 0
             self.classified += len(fresh)
-        if len(kept) and self._seen is not None:
-            j = same[kept]
-            codes[kept], conf[kept], age[kept] = self._seen.codes[j], self._seen.conf[j], self._seen.age[j] + 1
-        self._seen = _Seen(boxes, thumbs, codes, conf, age)
-        code[up], prob[up] = codes, conf
+        self._seen = _Seen(boxes, thumbs, votes, age, steady)
+        if len(up):
+            code[up] = votes.argmax(1)
+            prob[up] = votes.max(1) / np.maximum(votes.sum(1), 1e-9)
         return dets.with_codes(code, prob)

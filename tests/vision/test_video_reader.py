@@ -48,7 +48,7 @@ BOXES = np.array([[20 + 90 * k, 50, 90 + 90 * k, 150] for k in range(4)], np.flo
 
 def test_unchanged_tiles_keep_their_names_and_changed_ones_are_read_again() -> None:
     det, clf = FakeDetector(), CountingClassifier()
-    reader = VideoReader(det, clf, imgsz=960, refresh=5)
+    reader = VideoReader(det, clf, imgsz=960, refresh=5, settle=1)
     det.boxes = BOXES
     first = reader(frame([10, 100, 180, 250]))
     assert first.code.tolist() == [int(Tile.M1), int(Tile.M2), int(Tile.M3), int(Tile.M4)]
@@ -64,7 +64,7 @@ def test_unchanged_tiles_keep_their_names_and_changed_ones_are_read_again() -> N
 
 def test_every_tile_is_read_again_after_refresh_frames() -> None:
     det, clf = FakeDetector(), CountingClassifier()
-    reader = VideoReader(det, clf, refresh=3)
+    reader = VideoReader(det, clf, refresh=3, settle=1)
     det.boxes = BOXES
     for _ in range(4):
         reader(frame([10, 100, 180, 250]))
@@ -99,7 +99,7 @@ class BlobDetector:
 
 def test_between_full_frames_only_the_tiles_region_is_searched() -> None:
     det, clf = BlobDetector(), CountingClassifier()
-    reader = VideoReader(det, clf, full_every=3, margin=0.5)
+    reader = VideoReader(det, clf, full_every=3, margin=0.5, settle=1)
     big = np.zeros((600, 1000, 3), np.uint8)
     big[200:300, 400:470] = 100
     big[200:300, 480:550] = 200
@@ -141,3 +141,31 @@ def test_a_region_pass_sees_tiles_as_the_whole_frame_pass_does() -> None:
     assert len(a) > 100 and abs(len(a) - len(b)) <= 0.03 * len(a)
     assert (iou.max(1) > 0.9).mean() >= 0.95
     assert (a.face_up == b.face_up[iou.argmax(1)])[iou.max(1) > 0.9].all()
+
+
+def test_a_newcomer_is_read_afresh_until_it_settles() -> None:
+    det, clf = FakeDetector(), CountingClassifier()
+    reader = VideoReader(det, clf, settle=3, refresh=100)
+    det.boxes = BOXES[:2]
+    counts = []
+    for _ in range(5):
+        reader(frame([10, 100]))
+        counts.append(clf.crops)
+    assert counts == [2, 4, 6, 6, 6]  # read on frames 1-3 (0, 1, 2 frames in place), then kept
+
+
+def test_a_borderline_tile_keeps_its_name_when_one_read_disagrees() -> None:
+    class Wavering:
+        def __init__(self) -> None:
+            self.reads = 0
+
+        def __call__(self, crops):  # noqa: ANN001, ANN204
+            self.reads += 1
+            code = Tile.M5 if self.reads == 4 else Tile.M9  # 九 read as 五 once
+            return np.full(len(crops), int(code), np.int64), np.full(len(crops), 0.6, np.float32)
+
+    det = FakeDetector()
+    det.boxes = BOXES[:1]
+    reader = VideoReader(det, Wavering(), settle=3, refresh=2)
+    names = [int(reader(frame([100])).code[0]) for _ in range(6)]
+    assert names == [int(Tile.M9)] * 6
