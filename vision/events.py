@@ -139,6 +139,7 @@ class EventDetector:
     _pool: Counter[Tile] = field(default_factory=Counter)
     _gone: dict[Tile, int] = field(default_factory=dict)
     _claimed: Counter[Tile] = field(default_factory=Counter)
+    _named: dict[int, Tile] = field(default_factory=dict)  # pool tile's track id -> its name so far
     _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
     _melds: dict[Seat, Counter[Any]] = field(default_factory=dict)
     _started: bool = False
@@ -227,7 +228,12 @@ class EventDetector:
     def _new_discards(self, items: Iterable[TileItem], now: float, baseline: bool) -> list[TableEvent]:
         seen = list(items)
         cur = Counter(i.tile for i in seen if i.face_up)
-        fresh = cur - self._pool
+        # a discard already in the pool whose name the reader changed (a borderline 九 that
+        # now reads 五) is the same tile, not a new discard: that would skip a player's turn
+        renamed = Counter(i.tile for i in seen if i.face_up and i.track is not None
+                          and self._named.get(i.track, i.tile) != i.tile)
+        self._named |= {i.track: i.tile for i in seen if i.face_up and i.track is not None}
+        fresh = cur - self._pool - renamed
         for tile in list(self._pool):  # forget what stayed away long enough
             if cur[tile] < self._pool[tile]:
                 self._gone[tile] = self._gone.get(tile, 0) + 1

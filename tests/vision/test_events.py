@@ -103,3 +103,16 @@ def test_referee_refusal_is_reported_not_raised() -> None:
     why = feed(DiscardSeen(Seat.WEST, 0.0, Tile.M1))  # West cannot open the game
     assert why and "West" in why or "turn" in (why or "")
     assert feed(DiscardSeen(Seat.EAST, 0.0, Tile.M1)) is None
+
+
+def test_a_discard_read_under_another_name_is_not_a_new_discard() -> None:
+    def item(code: str, track: int) -> TileItem:
+        return TileItem(Tile.parse(code), (100.0 * track, 0, 100.0 * track + 10, 14), 0.9, track=track)
+
+    det = EventDetector(first=Seat.EAST)
+    det.update(TableReading(), now=0.0)
+    assert [str(e) for e in det.update(TableReading(discards=(item("9m", 1),)), now=1.0)] == [
+        "East discards 9m (9 characters)"]
+    assert det.update(TableReading(discards=(item("5m", 1),)), now=2.0) == []  # 九 now read as 五
+    assert [str(e) for e in det.update(TableReading(discards=(item("5m", 1), item("7p", 2))), now=3.0)] == [
+        "South discards 7p (7 dots)"]  # South's turn still
