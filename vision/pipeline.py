@@ -45,7 +45,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,7 @@ from engine.seats import Seat
 from engine.tiles import Tile
 from vision.capture import Capture
 from vision.detections import Detections
-from vision.events import EventDetector, TableEvent
+from vision.events import DiscardSeen, EventDetector, TableEvent
 from vision.readings import HandReading, TableReading
 from vision.regions import HandRegions, NoTilesError, TableLayout, TableRegions
 from vision.smoothing import TileSmoother
@@ -232,8 +232,7 @@ class LivePipeline:
         reading = self.regions(steady, size)
         if self.ruleset is not None:
             reading = reading.check(self.ruleset)
-        events = self.events.update(reading, now)
-        refused = self._observe(events)
+        events, refused = self._observe(self.events.update(reading, now))
         took = time.perf_counter() - start
         self._times = (self._times + [took])[-30:]
         self.processed += 1
@@ -241,9 +240,19 @@ class LivePipeline:
         return LiveUpdate(self.processed - 1 if index is None else index, now, reading, events,
                           refused, len(dets), took, fps)
 
-    def _observe(self, events: list[TableEvent]) -> list[tuple[TableEvent, str]]:
+    def _observe(self, events: list[TableEvent]) -> tuple[list[TableEvent], list[tuple[TableEvent, str]]]:
+        """Each event to the observer (the referee). A refused discard did not happen: the
+        turn goes back, and later discards of the same reading move back a seat each."""
         refused = []
+        out = []
+        back = 0
         for e in events:
+            if back and isinstance(e, DiscardSeen):
+                seat = e.seat
+                for _ in range(back):
+                    seat = seat.previous
+                e = replace(e, seat=seat)
+            out.append(e)
             if self.observer is None:
                 continue
             try:
@@ -252,7 +261,10 @@ class LivePipeline:
                 why = str(exc)
             if why:
                 refused.append((e, why))
-        return refused
+                if isinstance(e, DiscardSeen):
+                    self.events.refused(e)
+                    back += 1
+        return out, refused
 
     def run(
         self,

@@ -116,3 +116,24 @@ def test_a_discard_read_under_another_name_is_not_a_new_discard() -> None:
     assert det.update(TableReading(discards=(item("5m", 1),)), now=2.0) == []  # 九 now read as 五
     assert [str(e) for e in det.update(TableReading(discards=(item("5m", 1), item("7p", 2))), now=3.0)] == [
         "South discards 7p (7 dots)"]  # South's turn still
+
+
+def test_a_refused_discard_gives_the_turn_back() -> None:
+    """A box over two discards read as a fifth 7p: the referee refuses it, and the real
+    discard seen with it is the same player's, not the next one's."""
+    said = []
+
+    def referee(e: object) -> str | None:
+        said.append(str(e))
+        return "the table would show 5 x 7p" if "7p" in str(e) else None
+
+    pipe = LivePipeline(lambda im: None, observer=referee, first=Seat.NORTH)  # type: ignore[arg-type,return-value]
+    seen = pipe.events.update(TableReading(), now=0.0)
+    assert seen == []
+    t = lambda code, k: TileItem(Tile.parse(code), (100.0 * k, 0, 100.0 * k + 10, 14), 0.9, track=k)  # noqa: E731
+    events = pipe.events.update(TableReading(discards=(t("7p", 1), t("8s", 2))), now=1.0)
+    assert [str(e) for e in events] == ["North discards 7p (7 dots)", "East discards 8s (8 bamboo)"]
+    out, refused = pipe._observe(events)
+    assert [str(e) for e in out] == ["North discards 7p (7 dots)", "North discards 8s (8 bamboo)"]
+    assert len(refused) == 1 and said[-1] == "North discards 8s (8 bamboo)"
+    assert pipe.events.turn is Seat.EAST and pipe.events.last_discard == (Seat.NORTH, Tile.S8)
