@@ -73,10 +73,12 @@ def pipeline_updates(pipe: Any, frames: Iterator[tuple[np.ndarray, float, int]],
 class CameraSource:
     """A webcam index, video file or stream URL, read by the camera pipeline."""
 
-    def __init__(self, camera: int | str, variant: str = "filipino", bottom: Seat = Seat.EAST) -> None:
+    def __init__(self, camera: int | str, variant: str = "filipino", bottom: Seat = Seat.EAST,
+                 calibration: str | None = None) -> None:
         self.camera = camera
         self.variant = variant
         self.bottom = bottom
+        self.calibration = calibration  # a set taught with ``mahjongero calibrate``
         self.name = f"camera {camera}"
 
     def updates(self, stop: threading.Event) -> Iterator[LiveUpdate]:
@@ -99,7 +101,8 @@ class CameraSource:
             from vision.pipeline import LivePipeline
             from vision.regions import TableLayout
 
-            pipe = LivePipeline(variant=self.variant, layout=TableLayout(bottom=self.bottom))
+            pipe = LivePipeline(variant=self.variant, layout=TableLayout(bottom=self.bottom),
+                                calibration=self.calibration)
             pipe.reader  # noqa: B018 - load the models now, so a missing model is said at once
         except (ImportError, ValueError) as exc:
             return None, f"the tile reader is not available ({exc}): showing the picture only"

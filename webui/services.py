@@ -32,7 +32,7 @@ def make_source(camera: Any, config: Mapping[str, Any]) -> LiveSource:
                           pause_after_win=float(config.get("DEMO_PAUSE_SECONDS", 8.0)))
     from webui.camera import CameraSource
 
-    return CameraSource(camera, variant=str(config.get("VARIANT", "filipino")))
+    return CameraSource(camera, variant=str(config.get("VARIANT", "filipino")), calibration=config.get("CALIBRATION"))
 
 
 def make_book(path: str, rules: Any, backend: str = "auto") -> Any:
@@ -62,7 +62,7 @@ class Services:
     def from_config(cls, config: Mapping[str, Any]) -> Services:
         variant = str(config.get("VARIANT", "filipino"))
         rules = config.get("RULES") or Rules()
-        reader = config.get("READER") or PhotoReader()
+        reader = config.get("READER") or PhotoReader(calibration=config.get("CALIBRATION"))
         book = config.get("REFEREE") or make_book(str(config["DATABASE"]), rules,
                                                   str(config.get("REFEREE_BACKEND", "auto")))
         source = config.get("SOURCE") or make_source(config.get("CAMERA"), config)

@@ -35,6 +35,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--situation", action="append", default=[], metavar="KEY=VALUE",
         help="the moment of the win: discards_before_win, dice_doubles, first_round, jai_alai, ...",
     )
+    p.add_argument("--set", default=None, metavar="NAME",
+                   help="for a photo: name tiles as a set taught with 'mahjongero calibrate' does")
     p.add_argument("--json", action="store_true", help="print JSON (patterns, value, payments, ...)")
     p.set_defaults(func=run)
 

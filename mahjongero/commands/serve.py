@@ -40,17 +40,21 @@ def register(subparsers: Any) -> None:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--pin", default=None, help="the table PIN for other devices (default: a random one)")
     p.add_argument("--data", default=None, help="folder for the game file, photos and settings (default: ./var)")
+    p.add_argument("--set", default=None, metavar="NAME",
+                   help="name the camera's and photos' tiles as a set taught with 'mahjongero calibrate' does")
     p.set_defaults(func=_main)
 
 
 def _main(args: argparse.Namespace) -> int:
     return serve(camera=args.camera, variant=args.variant, host=args.host, port=args.port, pin=args.pin,
-                 data=args.data)
+                 data=args.data, calibration=args.set)
 
 
 def serve(*, camera: str | None, variant: str, host: str = "127.0.0.1", port: int = 8000, pin: str | None = None,
-          data: str | None = None, demo: bool = False, extra: dict[str, Any] | None = None) -> int:
-    """Build the app and serve it until Ctrl-C. Raises ``ValueError`` for a bad PIN or port."""
+          data: str | None = None, demo: bool = False, extra: dict[str, Any] | None = None,
+          calibration: str | None = None) -> int:
+    """Build the app and serve it until Ctrl-C. Raises ``ValueError`` for a bad PIN or port,
+    or a calibrated set that is not there."""
     from werkzeug.serving import make_server
 
     from webui import create_app
@@ -59,6 +63,11 @@ def serve(*, camera: str | None, variant: str, host: str = "127.0.0.1", port: in
     if not 0 < port < 65536:
         raise ValueError(f"port {port} is not between 1 and 65535")
     config: dict[str, Any] = {"VARIANT": variant, "CAMERA": camera}
+    if calibration:
+        from vision.calibrate import load_set
+
+        load_set(calibration)  # an unknown set is said now, not at the first frame
+        config["CALIBRATION"] = calibration
     if data:
         config["DATA_DIR"] = data
     if not is_loopback(host):

@@ -67,3 +67,23 @@ def test_no_tiles_and_two_hands(tmp_path) -> None:  # noqa: ANN001
 
 def test_looks_like_photo() -> None:
     assert looks_like_photo("x.jpeg") and not looks_like_photo("123m [555p]")
+
+
+def test_a_taught_set_reads_the_photo(tmp_path, monkeypatch, capsys) -> None:  # noqa: ANN001
+    """The whole path with the shipped models: teach a set from its guide photo, then
+    score a photo of a hand of that set with --set; an unknown set is a clear error."""
+    from mahjongero.cli import main
+    from vision.scripted import guide_photo
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    guide, _ = guide_photo("singapore", style=901)
+    cv2.imwrite(str(tmp_path / "guide.png"), guide)
+    assert main(["calibrate", str(tmp_path / "guide.png"), "--variant", "singapore", "--name", "mine"]) == 0
+    image, labels = hand_photo(HandLayout.parse("123m456p789s1122z"), style=901, size=(1280, 960))
+    cv2.imwrite(str(tmp_path / "hand.png"), image)
+    capsys.readouterr()
+    assert main(["score", str(tmp_path / "hand.png"), "--variant", "singapore", "--set", "mine", "--json"]) in (0, 1)
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["tiles"]) >= 12
+    assert main(["score", str(tmp_path / "hand.png"), "--variant", "singapore", "--set", "nope"]) == 2
+    assert "no calibrated set 'nope'" in capsys.readouterr().err

@@ -70,3 +70,17 @@ def test_camera_without_models_shows_the_picture_and_says_why(tmp_path: Path, mo
             stop.set()
     assert "not available" in got[0].status
     assert any(u.frame is not None and u.frame.shape == (120, 160, 3) for u in got)
+
+
+def test_a_taught_set_reaches_the_camera_and_the_photos(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mahjongero.commands.serve import serve
+    from vision.calibrate import CalibrationError
+    from webui.services import Services, make_source
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert make_source("0", {"CALIBRATION": "mine"}).calibration == "mine"  # type: ignore[attr-defined]
+    found = Services.from_config({"CALIBRATION": "mine", "DATABASE": str(tmp_path / "g.sqlite3"),
+                                  "SOURCE": object()})
+    assert found.reader.calibration == "mine"
+    with pytest.raises(CalibrationError, match="no calibrated set 'nope'"):  # said before serving
+        serve(camera="0", variant="filipino", port=8765, calibration="nope")

@@ -112,6 +112,7 @@ class PhotoReader:
     """Adapter over the camera pipeline; ``read_fn(path, variant) -> HandReading`` overrides it."""
 
     read_fn: Callable[[str, str], Any] | None = None
+    calibration: str | None = None  # a set taught with ``mahjongero calibrate``
     _ready: bool | None = None
 
     def available(self) -> bool:
@@ -143,7 +144,8 @@ class PhotoReader:
         """Read the hand in the photo at ``path`` (already checked to be an image of ``size``)."""
         fn = self._read_fn()
         try:
-            reading = fn(path, variant)
+            reading = fn(path, variant) if self.read_fn is not None else fn(path, variant,
+                                                                            calibration=self.calibration)
         except ValueError as exc:
             if type(exc).__name__ == "ModelLoadError":  # models not trained/installed yet
                 raise ReaderUnavailable(f"the tile reader's models are not installed yet ({exc}): "
