@@ -59,6 +59,7 @@ __all__ = [
     "label_guide",
     "calibrate",
     "load_set",
+    "stored_sets",
     "PrototypeClassifier",
     "CalibratedReader",
 ]
@@ -262,8 +263,12 @@ def match_scores(query: np.ndarray, prototypes: np.ndarray) -> np.ndarray:
 class Featurizer(Protocol):
     """What calibration needs of the shipped classifier (``vision.classifier.TileClassifier``)."""
 
-    key: str  # names the weights: a probe reads only the features it was fitted to
     has_features: bool
+
+    @property
+    def key(self) -> str:
+        """Names the weights: a probe reads only the features it was fitted to."""
+        ...
 
     def features(self, crops: Sequence[np.ndarray]) -> np.ndarray: ...
 
@@ -446,12 +451,20 @@ class TileSet:
         return path
 
 
+def _stored(path: Path) -> bool:
+    return (path / "set.json").is_file() and (path / "crops").is_dir()
+
+
+def stored_sets() -> list[str]:
+    """The names of the sets taught so far."""
+    return sorted(p.name for p in sets_dir().glob("*") if _stored(p))
+
+
 def load_set(name: str) -> TileSet:
     """A set taught earlier; ``CalibrationError`` naming it (and the known ones) if absent."""
     path = _set_path(name)
-    if not (path / "set.json").is_file() or not (path / "crops").is_dir():
-        known = sorted(p.name for p in sets_dir().glob("*") if (p / "crops").is_dir())
-        raise CalibrationError(f"no calibrated set {name!r} (known: {', '.join(known) or 'none'})")
+    if not _stored(path):
+        raise CalibrationError(f"no calibrated set {name!r} (known: {', '.join(stored_sets()) or 'none'})")
     meta = json.loads((path / "set.json").read_text())
     codes = [int(Tile.parse(t)) for t in meta["tiles"]]
     crops: list[np.ndarray] = []
@@ -499,10 +512,9 @@ def calibrate(image: np.ndarray, variant: str, name: str, detect: Callable[[np.n
     """Build (not yet save) a set from one guide photo: a crop of each tile kind, and, given
     the shipped ``classifier`` (with a features output), the probe fitted to them."""
     from vision.classifier import crop_boxes
-
-    _set_path(name)  # a bad name fails before any work
     from vision.detector import drop_nested
 
+    _set_path(name)  # a bad name fails before any work
     dets = detect(image)
     if len(dets) == 0:
         raise CalibrationError("no tiles found in the calibration photo")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -61,8 +62,12 @@ class TileClassifier:
         )
         self.fixed_batch = shape[0] if isinstance(shape[0], int) else None
         self.has_features = FEATURES_OUTPUT in self.model.output_names
-        # which weights these are: a calibrated set's probe reads only its own classifier's features
-        self.key = hashlib.sha256(self.model.path.read_bytes()).hexdigest()[:16]
+
+    @functools.cached_property
+    def key(self) -> str:
+        """Which weights these are: a calibrated set's probe reads only its own classifier's
+        features. Hashed when calibration asks, not at every start."""
+        return hashlib.sha256(self.model.path.read_bytes()).hexdigest()[:16]
 
     def preprocess(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, 3, size, size) float32 RGB in [0, 1], crops squashed to a square."""
@@ -85,16 +90,19 @@ class TileClassifier:
                 outs.append(self.model.run(chunk, names)[0])
         return np.concatenate(outs)
 
+    def _over_turns(self, crops: Sequence[np.ndarray], output: str | None = None) -> np.ndarray:
+        """``output`` for each crop, averaged over ``turns``."""
+        x = self.preprocess(crops)
+        batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in self.turns])
+        out = self._run(np.ascontiguousarray(batch), output)
+        mean: np.ndarray = out.reshape(len(self.turns), len(x), -1).mean(0)
+        return mean
+
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, classes) probabilities, class order of ``self.codes``."""
         if not crops:
             return np.zeros((0, len(self.codes)), np.float32)
-        x = self.preprocess(crops)
-        n = len(x)
-        batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in self.turns])
-        p = self._run(np.ascontiguousarray(batch))
-        mean: np.ndarray = p.reshape(len(self.turns), n, -1).mean(0)
-        return mean
+        return self._over_turns(crops)
 
     def features(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, D) the network's pooled features before its last layer, averaged over ``turns``:
@@ -102,13 +110,9 @@ class TileClassifier:
         if not self.has_features:
             raise ValueError(f"{str(self.model.path)!r} has no {FEATURES_OUTPUT!r} output: "
                              "re-export it with vision.training.train.add_features_output")
-        x = self.preprocess(crops) if len(crops) else np.zeros((0, 3, self.size, self.size), np.float32)
-        if not len(x):
+        if not len(crops):
             return np.zeros((0, 0), np.float32)
-        batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in self.turns])
-        f = self._run(np.ascontiguousarray(batch), FEATURES_OUTPUT)
-        mean: np.ndarray = f.reshape(len(self.turns), len(x), -1).mean(0)
-        return mean
+        return self._over_turns(crops, FEATURES_OUTPUT)
 
     def __call__(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Tile codes (N,) and their probabilities (N,)."""

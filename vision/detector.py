@@ -59,13 +59,22 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     >>> box_iou(np.array([[0, 0, 10, 10.]]), np.array([[5, 0, 15, 10.]])).round(3).tolist()
     [[0.333]]
     """
+    inter = _intersection(a, b)
+    iou: np.ndarray = inter / np.maximum(_area(a)[:, None] + _area(b)[None, :] - inter, 1e-9)
+    return iou
+
+
+def _area(a: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.clip(a[:, 2:] - a[:, :2], 0, None).prod(-1)
+    return out
+
+
+def _intersection(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, M) overlap areas of (N,4) and (M,4) xyxy boxes."""
     lt = np.maximum(a[:, None, :2], b[None, :, :2])
     rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.clip(rb - lt, 0, None).prod(-1)
-    area_a = np.clip(a[:, 2:] - a[:, :2], 0, None).prod(-1)
-    area_b = np.clip(b[:, 2:] - b[:, :2], 0, None).prod(-1)
-    iou: np.ndarray = inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
-    return iou
+    out: np.ndarray = np.clip(rb - lt, 0, None).prod(-1)
+    return out
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
@@ -94,15 +103,10 @@ def drop_nested(boxes: np.ndarray, order: np.ndarray, share: float) -> np.ndarra
     [0, 2]
     """
     keep: list[int] = []
-    area = np.clip(boxes[:, 2:] - boxes[:, :2], 0, None).prod(1)
+    inside = _intersection(boxes, boxes) / np.maximum(_area(boxes), 1e-9)[:, None]  # share of row's box
     for i in order.tolist():
-        if keep:
-            k = np.array(keep)
-            lt = np.maximum(boxes[k, :2], boxes[i, :2])
-            rb = np.minimum(boxes[k, 2:], boxes[i, 2:])
-            inside = np.clip(rb - lt, 0, None).prod(1) / max(float(area[i]), 1e-9)
-            if float(inside.max()) >= share:
-                continue
+        if keep and float(inside[i, keep].max()) >= share:
+            continue
         keep.append(i)
     return np.asarray(keep, dtype=np.int64)
 

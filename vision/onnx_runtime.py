@@ -49,8 +49,7 @@ class OnnxModel:
         return {int(k): str(v) for k, v in ast.literal_eval(raw).items()}
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        out: np.ndarray = self.session.run(self.output_names[:1], {self.input_name: x})[0]
-        return out
+        return self.run(x, self.output_names[:1])[0]
 
     def run(self, x: np.ndarray, names: list[str]) -> list[np.ndarray]:
         """The named outputs for input ``x``."""

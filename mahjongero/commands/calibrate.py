@@ -28,11 +28,18 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace, detect: Any = None) -> int:
-    from vision.calibrate import CalibrationError, calibrate, check_name, guide_image, sets_dir
+    from vision.calibrate import (
+        CalibrationError,
+        calibrate,
+        check_name,
+        guide_image,
+        sets_dir,
+        stored_sets,
+    )
 
     if args.list:
         root = sets_dir()
-        names = sorted(p.name for p in root.glob("*") if (p / "set.json").is_file())
+        names = stored_sets()
         print("\n".join(names) if names else f"no calibrated sets in {root}")
         return 0
     if not args.target:
