@@ -25,6 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--model", default="", help="architecture yaml (default yolo11n / yolo11n-cls)")
     p.add_argument("--cache", action="store_true", help="cache images in RAM")
     p.add_argument("--lr0", type=float, default=None, help="initial learning rate (fine-tuning)")
+    p.add_argument("--device", default="cpu", help='"cpu" (default) or a CUDA device such as "0"')
     p.add_argument("--export", default=None, help="after training, export ONNX to this path")
     p.set_defaults(func=run)
 
@@ -46,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
         model=args.model,
         cache=args.cache,
         lr0=args.lr0,
+        device=args.device,
     )
     best = train_detector(cfg) if det else train_classifier(cfg)
     print(f"best checkpoint: {best}")

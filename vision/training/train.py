@@ -36,6 +36,7 @@ class TrainConfig:
     cache: bool = False
     patience: int = 100
     lr0: float | None = None  # None: the task's default (lower it to fine-tune a warm start)
+    device: str = "cpu"  # "0" for the first CUDA GPU (mixed precision is then on)
 
     @property
     def run_dir(self) -> Path:
@@ -73,11 +74,11 @@ def _fit(cfg: TrainConfig, default_model: str, overrides: dict[str, Any]) -> Pat
         exist_ok=True,
         # a .pt model initialises the weights (ultralytics drops them when pretrained=False)
         pretrained=str(cfg.model).endswith(".pt"),
-        device="cpu",
+        device=cfg.device,
         seed=cfg.seed,
         deterministic=False,
         plots=False,
-        amp=False,
+        amp=cfg.device != "cpu",
         cache=cfg.cache,
         patience=cfg.patience,
         save_period=1,
