@@ -40,8 +40,13 @@ class TileClassifier:
     """Squash each BGR crop to ``size``×``size`` (as in training) and name it.
 
     ``turns``: quarter turns whose probabilities are averaged (test-time augmentation).
-    The default (0, 2) — upright and upside down — gained 1.8 points on the rendered
-    validation crops (76.0 → 77.8 %) for twice the classifier time.
+    The default (0, 2), upright and upside down, reads crops of tiles across the table.
+    ``sure``: a crop the first turn names with at least this probability is not looked at
+    again; above 1 every crop is looked at in every turn. With the shipped classifier and
+    0.9, the second look went to 12 % of the real tiles and 34 % of the rendered crops, and
+    the accuracies were as with every look for every crop (real 91.4 against 91.5 %,
+    rendered 85.5 against 85.4 %; upright alone 91.4 and 84.5 %): most of the gain for a
+    fraction of the time.
     """
 
     def __init__(
@@ -50,9 +55,11 @@ class TileClassifier:
         size: int | None = None,
         batch: int = 128,
         turns: tuple[int, ...] = (0, 2),
+        sure: float = 0.9,
     ) -> None:
         self.model = OnnxModel(path)
         self.turns = turns or (0,)
+        self.sure = sure
         shape = self.model.input_shape
         self.size = size or (int(shape[2]) if isinstance(shape[2], int) else 64)
         self.batch = batch
@@ -77,42 +84,54 @@ class TileClassifier:
         )
         return np.ascontiguousarray(arr.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
 
-    def _run(self, x: np.ndarray, output: str | None = None) -> np.ndarray:
-        outs = []
+    def _run(self, x: np.ndarray, outputs: Sequence[str] = ()) -> list[np.ndarray]:
+        """The named outputs (default: the probabilities) for a batch of preprocessed crops."""
+        names = list(outputs) or self.model.output_names[:1]
         step = self.fixed_batch or self.batch
-        names = [output or self.model.output_names[0]]
+        parts: list[list[np.ndarray]] = [[] for _ in names]
         for i in range(0, len(x), step):
             chunk = x[i : i + step]
-            if self.fixed_batch and len(chunk) < self.fixed_batch:
-                pad = np.zeros((self.fixed_batch - len(chunk), *chunk.shape[1:]), np.float32)
-                outs.append(self.model.run(np.concatenate([chunk, pad]), names)[0][: len(chunk)])
-            else:
-                outs.append(self.model.run(chunk, names)[0])
-        return np.concatenate(outs)
+            n = len(chunk)
+            if self.fixed_batch and n < self.fixed_batch:
+                chunk = np.concatenate([chunk, np.zeros((self.fixed_batch - n, *chunk.shape[1:]), np.float32)])
+            for part, out in zip(parts, self.model.run(chunk, names), strict=True):
+                part.append(out[:n])
+        return [np.concatenate(part) for part in parts]
 
-    def _over_turns(self, crops: Sequence[np.ndarray], output: str | None = None) -> np.ndarray:
-        """``output`` for each crop, averaged over ``turns``."""
-        x = self.preprocess(crops)
-        batch = np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in self.turns])
-        out = self._run(np.ascontiguousarray(batch), output)
-        mean: np.ndarray = out.reshape(len(self.turns), len(x), -1).mean(0)
-        return mean
+    def _over_turns(self, x: np.ndarray, turns: Sequence[int], outputs: Sequence[str] = ()) -> list[np.ndarray]:
+        """The named outputs for each preprocessed crop of ``x``, averaged over ``turns``."""
+        batch = np.ascontiguousarray(np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in turns]))
+        return [out.reshape(len(turns), len(x), -1).mean(0) for out in self._run(batch, outputs)]
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """(N, classes) probabilities, class order of ``self.codes``."""
+        """(N, classes) probabilities, class order of ``self.codes``: the first turn's, averaged
+        over all ``turns`` for the crops it names with less than ``sure``."""
         if not crops:
             return np.zeros((0, len(self.codes)), np.float32)
-        return self._over_turns(crops)
+        x = self.preprocess(crops)
+        [first] = self._over_turns(x, self.turns[:1])
+        unsure = np.flatnonzero(first.max(1) < self.sure)
+        rest = self.turns[1:]
+        if len(unsure) and rest:
+            [more] = self._over_turns(x[unsure], rest)
+            first[unsure] = (first[unsure] + more * len(rest)) / len(self.turns)
+        return first
 
     def features(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, D) the network's pooled features before its last layer, averaged over ``turns``:
         what a calibrated set's linear probe reads (``vision.calibrate``)."""
+        return self.read(crops)[1]
+
+    def read(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Probabilities (N, classes) and features (N, D) from one pass per turn, averaged
+        over every turn (no ``sure`` shortcut: calibration reads few crops)."""
         if not self.has_features:
             raise ValueError(f"{str(self.model.path)!r} has no {FEATURES_OUTPUT!r} output: "
                              "re-export it with vision.training.train.add_features_output")
         if not len(crops):
-            return np.zeros((0, 0), np.float32)
-        return self._over_turns(crops, FEATURES_OUTPUT)
+            return np.zeros((0, len(self.codes)), np.float32), np.zeros((0, 0), np.float32)
+        probs, feats = self._over_turns(self.preprocess(crops), self.turns, [self.model.output_names[0], FEATURES_OUTPUT])
+        return probs, feats
 
     def __call__(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Tile codes (N,) and their probabilities (N,)."""

@@ -61,6 +61,24 @@ def test_classifier_names_a_crop(reader: TileReader) -> None:
     assert len(codes) == len(tiles) and ((probs > 0) & (probs <= 1.0001)).all()
 
 
+def test_second_look_only_for_crops_the_first_turn_is_unsure_of() -> None:
+    from vision.classifier import TileClassifier
+
+    side = sorted((DATA / "labels").glob("*.json"))[0]
+    tiles = [t for t in json.loads(side.read_text())["tiles"] if t["face"] == "up"]
+    crops = crop_boxes(load_image(DATA / "images" / f"{side.stem}.jpg"), np.array([t["box"] for t in tiles]))
+    upright = TileClassifier(CLASSIFIER_PATH, turns=(0,)).probabilities(crops)
+    turned = TileClassifier(CLASSIFIER_PATH, turns=(2,)).probabilities(crops)
+    sure = float(np.median(upright.max(1)))  # half the crops get a second look
+    mixed = TileClassifier(CLASSIFIER_PATH, sure=sure).probabilities(crops)
+    unsure = upright.max(1) < sure
+    assert 0 < unsure.sum() < len(crops)
+    np.testing.assert_allclose(mixed[~unsure], upright[~unsure], atol=1e-5)
+    np.testing.assert_allclose(mixed[unsure], (upright[unsure] + turned[unsure]) / 2, atol=1e-5)
+    always = TileClassifier(CLASSIFIER_PATH, sure=1.01).probabilities(crops)
+    np.testing.assert_allclose(always, (upright + turned) / 2, atol=1e-5)
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "mahjongero", *args], capture_output=True, text=True, cwd=ROOT
