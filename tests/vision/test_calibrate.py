@@ -148,3 +148,35 @@ def test_the_shipped_detector_reads_a_guide_photo(style: int) -> None:
     for tile, i in label_guide(dets, "singapore"):
         j = int(np.flatnonzero(truth.code == int(tile))[0])
         assert box_iou(dets.xyxy[i:i + 1], truth.xyxy[j:j + 1])[0, 0] > 0.5, f"{tile} is named from the wrong box"
+
+
+class Opinionated(ColourFeatures):
+    """Colour features plus probabilities that always favour one tile, as a classifier's would."""
+
+    def __init__(self, favourite: Tile, codes: np.ndarray) -> None:
+        super().__init__("opinionated")
+        self.favourite = favourite
+        self.codes = codes
+
+    def read(self, crops):  # noqa: ANN001, ANN201
+        probs = np.full((len(crops), len(self.codes)), 1e-3, np.float32)
+        probs[:, list(self.codes).index(int(self.favourite))] = 1.0
+        return probs / probs.sum(1, keepdims=True), self.features(crops)
+
+
+def test_the_classifiers_own_opinion_counts_as_much_as_prior_says(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    image, labels = guide_photo("singapore", style=901, size=(1200, 900))
+    d = labels_to_detections(labels)
+    codes = np.array([int(t) for t in Tile], np.int64)
+    feats = Opinionated(Tile.parse("5p"), codes)
+    tileset = calibrate(image, "singapore", "opinion", lambda im: d, classifier=feats)
+    crops = crop_boxes(image, d.xyxy[::6])
+    probe_only, _ = PrototypeClassifier(tileset, feats, prior=0.0)(crops)
+    assert tileset.probe is not None
+    alone = tileset.codes[tileset.probe.scores(feats.features(crops)).argmax(1)]
+    assert probe_only.tolist() == alone.tolist() and len(set(alone.tolist())) > 1  # the probe alone
+    swayed, _ = PrototypeClassifier(tileset, feats, prior=50.0)(crops)
+    assert set(swayed.tolist()) == {int(Tile.parse("5p"))}  # an overwhelming prior decides
+    balanced, conf = PrototypeClassifier(tileset, feats)(crops)
+    assert ((conf > 0) & (conf <= 1)).all() and set(balanced.tolist()) <= set(tileset.codes.tolist())
