@@ -12,22 +12,26 @@ import argparse
 import sys
 from pathlib import Path
 
-__all__ = ["merge_trees"]
+__all__ = ["link_tree", "merge_trees"]
+
+
+def link_tree(src: Path, dst: Path, prefix: str = "") -> int:
+    """Symlink every PNG of ``src`` into the same place under ``dst``, its name prefixed;
+    returns the number of files linked (existing links are kept: resumable)."""
+    n = 0
+    for f in sorted(src.rglob("*.png")):
+        rel = f.relative_to(src)
+        target = dst / rel.parent / f"{prefix}{rel.name}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            target.symlink_to(f.resolve())
+        n += 1
+    return n
 
 
 def merge_trees(sources: list[Path], dest: Path) -> int:
-    """Symlink every PNG of each source into ``dest`` under ``<source name>_<file name>``;
-    returns the number of files linked (existing links are kept: resumable)."""
-    n = 0
-    for src in sources:
-        for f in sorted(src.rglob("*.png")):
-            rel = f.relative_to(src)
-            target = dest / rel.parent / f"{src.name}_{rel.name}"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if not target.exists():
-                target.symlink_to(f.resolve())
-            n += 1
-    return n
+    """Link every PNG of each source into ``dest`` under ``<source name>_<file name>``."""
+    return sum(link_tree(src, dest, f"{src.name}_") for src in sources)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,6 +24,7 @@ from vision.evaluation import load_codes_csv
 from vision.training.crops import cut
 from vision.training.datasets import quarter_turns
 from vision.training.env import REPO_ROOT
+from vision.training.merge_crops import link_tree
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split, source_of
 
 TRAIN_CSV = REPO_ROOT / "tests" / "data" / "real_train_tiles.csv"
@@ -53,18 +54,6 @@ def write_real(csv: Path, real_dir: Path, out: Path, copies: int, size: int, see
                 sq = np.rot90(cut(image, list(box), rng, size), quarter_turns(fname))
                 cv2.imwrite(str(d / fname), np.ascontiguousarray(sq))
             n += 1
-    return n
-
-
-def link_tree(src: Path, dst: Path) -> int:
-    """Symlink every file of ``src`` into the same place under ``dst``."""
-    n = 0
-    for f in src.rglob("*.png"):
-        target = dst / f.relative_to(src)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if not target.exists():
-            target.symlink_to(f.resolve())
-        n += 1
     return n
 
 
