@@ -31,6 +31,11 @@ class OnnxModel:
         opts.intra_op_num_threads = threads or _threads()
         opts.inter_op_num_threads = 1
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # Each session has its own thread pool, whose threads spin for a while after a run.
+        # The reader runs two sessions back to back (detector, then classifier) on two cores:
+        # the detector's spinning threads took the cores from the classifier's, and a 1080p
+        # frame read in 136-145 ms instead of 87-96 ms (benchmarks/bench_vision.py).
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self.session = ort.InferenceSession(
                 str(self.path), sess_options=opts, providers=["CPUExecutionProvider"]

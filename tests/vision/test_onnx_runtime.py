@@ -19,3 +19,11 @@ def test_garbage_model(tmp_path: Path) -> None:
     p.write_bytes(b"\x00garbage")
     with pytest.raises(ModelLoadError, match="bad.onnx"):
         OnnxModel(p)
+
+
+def test_sessions_do_not_spin() -> None:
+    """Two sessions run back to back on two cores: idle threads must sleep, not spin."""
+    from vision.reader import CLASSIFIER_PATH
+
+    model = OnnxModel(CLASSIFIER_PATH)
+    assert model.session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
