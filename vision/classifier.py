@@ -36,6 +36,13 @@ def crop_boxes(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN)
     return crops
 
 
+def _bgr(crop: np.ndarray) -> np.ndarray:
+    """A 3-channel view of a grey or BGRA crop (blobFromImages wants 3 channels)."""
+    if crop.ndim == 2:
+        return cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+    return crop[:, :, :3] if crop.shape[2] == 4 else crop
+
+
 class TileClassifier:
     """Squash each BGR crop to ``size``×``size`` (as in training) and name it.
 
@@ -79,10 +86,9 @@ class TileClassifier:
     def preprocess(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, 3, size, size) float32 RGB in [0, 1], crops squashed to a square."""
         s = self.size
-        arr = np.stack(
-            [cv2.resize(c, (s, s), interpolation=cv2.INTER_AREA)[:, :, ::-1] for c in crops]
-        )
-        return np.ascontiguousarray(arr.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        squares = [cv2.resize(_bgr(c), (s, s), interpolation=cv2.INTER_AREA) for c in crops]
+        blob: np.ndarray = cv2.dnn.blobFromImages(squares, 1 / 255.0, swapRB=True)
+        return blob
 
     def _run(self, x: np.ndarray, outputs: Sequence[str] = ()) -> list[np.ndarray]:
         """The named outputs (default: the probabilities) for a batch of preprocessed crops."""

