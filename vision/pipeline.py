@@ -58,7 +58,7 @@ from vision.capture import Capture
 from vision.detections import Detections
 from vision.events import DiscardSeen, EventDetector, TableEvent
 from vision.readings import HandReading, TableReading
-from vision.regions import HandRegions, NoTilesError, TableLayout, TableRegions
+from vision.regions import HandRegions, NoTilesError, SteadyRegions, TableLayout, TableRegions
 from vision.smoothing import TileSmoother
 
 __all__ = [
@@ -212,7 +212,7 @@ class LivePipeline:
         self._calibration = calibration
         self.layout = layout or TableLayout()
         self.smoother = smoother or TileSmoother()
-        self.regions = TableRegions(self.layout, is_bonus=_is_bonus(self.ruleset))
+        self.regions = SteadyRegions(TableRegions(self.layout, is_bonus=_is_bonus(self.ruleset)))
         self.events = EventDetector(first=first, ruleset=self.ruleset, dealer=dealer,
                                     seat_of=self._landed)
         self.observer = observer
@@ -236,7 +236,7 @@ class LivePipeline:
 
     def _landed(self, item: Any) -> Seat:
         centre = self._centre if self._centre is not None else np.zeros(2)
-        return self.regions._seat(item.centre, centre)
+        return self.regions.regions._seat(item.centre, centre)
 
     def process(self, image: np.ndarray, t: float | None = None, index: int | None = None) -> LiveUpdate:
         """One frame through every stage."""

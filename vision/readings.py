@@ -17,7 +17,7 @@ variant's set lacks, a weak read) for the person to confirm; nothing is dropped.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -245,12 +245,25 @@ class TableReading:
             why = flagged.get(id(item))
             return replace(item, doubt=why) if why and not item.doubt else item
 
+        return self.map_items(fix)
+
+    def map_items(self, fn: Callable[[TileItem], TileItem]) -> TableReading:
+        """The same regions and groups with every item replaced by ``fn(item)``.
+
+        >>> r = TableReading(discards=(TileItem(Tile.M1, (0, 0, 1, 1)),))
+        >>> r.map_items(lambda i: replace(i, confidence=0.5)).discards[0].confidence
+        0.5
+        """
+        def each(items: tuple[TileItem, ...]) -> tuple[TileItem, ...]:
+            return tuple(map(fn, items))
+
         seats = {
-            s: replace(r, melds=tuple(replace(m, items=tuple(map(fix, m.items))) for m in r.melds),
-                       flowers=tuple(map(fix, r.flowers)))
+            s: replace(r, concealed=each(r.concealed), flowers=each(r.flowers),
+                       melds=tuple(replace(m, items=each(m.items)) for m in r.melds))
             for s, r in self.seats.items()
         }
-        return replace(self, seats=seats, discards=tuple(map(fix, self.discards)))
+        return replace(self, seats=seats, discards=each(self.discards), walls=each(self.walls),
+                       others=each(self.others))
 
 
 def _set_of(ruleset: Any) -> Counter[Tile] | None:

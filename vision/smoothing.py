@@ -86,8 +86,8 @@ class Track:
     def item(self) -> TileItem:
         tile, share = self.name()
         confs = [c for t, c in self.votes if t == tile]
-        box = tuple(float(v) for v in self.box)
-        return TileItem(tile, box, round(share * float(np.mean(confs)), 4), track=self.id)  # type: ignore[arg-type]
+        box = tuple(self.box.tolist())  # every steady tile, every frame: plain Python is faster here
+        return TileItem(tile, box, round(share * float(sum(confs)) / len(confs), 4), track=self.id)
 
 
 @dataclass
