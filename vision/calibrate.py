@@ -62,6 +62,7 @@ __all__ = [
     "stored_sets",
     "PrototypeClassifier",
     "CalibratedReader",
+    "PHOTO_CUTS",
 ]
 
 
@@ -174,6 +175,11 @@ _LYING = 8  # lying views of each guide tile: the four quarter turns, twice (exa
 _STANDING = 16  # standing views of each guide tile (a photo of a hand shows them so)
 _PROBE_L2, _PROBE_STEPS, _PROBE_LR = 1e-3, 300, 0.05
 _NESTED = 0.6  # a detection this share inside a surer one is part of that tile (guide tiles lie apart)
+# Shares of a box's height, from its bottom, that a photo's unsure crops are read again at. A box
+# around a tile standing in a hand row, photographed from above, is mostly the tile's top: at
+# 60 degrees or steeper the face is the lowest third to half of it, squashed into a few of the
+# classifier's 64 rows. The photo's tiles stand alike, so one share serves them all.
+PHOTO_CUTS = (1.0, 0.8, 0.7, 0.6, 0.5, 0.42)
 
 
 def face_region(crop: np.ndarray) -> np.ndarray:
@@ -561,13 +567,19 @@ class PrototypeClassifier:
     photo, read unseen styles 777 / 555 / 901 / 321 at 94.0 / 86.9 / 91.7 / 89.3 % where
     the classifier alone read 95.2 / 85.7 / 94.0 / 90.5 %; at 0.5 the two together read
     95.2 / 86.9 / 94.0 / 91.7 %, never below either (``benchmarks/bench_live.py``).
+
+    ``cuts``: the crops of one call (one photo) are also read cut to each of these shares of
+    their height, kept from the bottom; the share the photo's crops are surest at, on average,
+    then names each crop the whole crop names with less than ``sure`` (see ``PHOTO_CUTS``).
     """
 
     def __init__(self, tileset: TileSet, classifier: Featurizer | None = None, temperature: float = 0.02,
-                 prior: float = 0.5) -> None:
+                 prior: float = 0.5, cuts: Sequence[float] = (1.0,), sure: float = 0.9) -> None:
         self.tileset = tileset
         self.temperature = temperature
         self.prior = prior
+        self.cuts = tuple(cuts) or (1.0,)
+        self.sure = sure
         self.classifier = classifier if classifier is not None and classifier.has_features else None
         self.refitted = False
         if self.classifier is not None and (tileset.probe is None or tileset.probe.key != self.classifier.key):
@@ -578,7 +590,7 @@ class PrototypeClassifier:
         if not len(crops):
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
         if self.classifier is not None and self.tileset.probe is not None:
-            return self._decide(self._probe_scores(self.classifier, self.tileset.probe, crops), self.tileset.codes, 1.0)
+            return self._decide(self._cut_scores(self.classifier, self.tileset.probe, crops), self.tileset.codes, 1.0)
         faces, codes = self.tileset.faces()
         classes = np.unique(codes)
         index = np.searchsorted(classes, codes)
@@ -586,6 +598,20 @@ class PrototypeClassifier:
         for n, crop in enumerate(crops):
             np.maximum.at(best[n], index, match_scores(normalise_face(crop), faces))  # best match per tile
         return self._decide(best, classes, self.temperature)
+
+    def _cut_scores(self, classifier: Featurizer, probe: Probe, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """``_probe_scores`` of the whole crops; for the unsure ones, of the crops cut to the
+        one share of ``cuts`` that all of them are surest at on average."""
+        scores: np.ndarray = np.stack([self._probe_scores(classifier, probe, [_bottom(c, share) for c in crops])
+                                       for share in self.cuts])
+        out: np.ndarray = scores[0].copy()
+        if len(self.cuts) == 1:
+            return out
+        surest = _log_softmax(scores.reshape(-1, scores.shape[-1])).max(1).reshape(scores.shape[:2])
+        best = int(surest.mean(1).argmax())
+        unsure = surest[0] < np.log(self.sure)
+        out[unsure] = scores[best][unsure]
+        return out
 
     def _probe_scores(self, classifier: Featurizer, probe: Probe, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, K) log probabilities of the set's tiles: the probe's, plus ``prior`` times the
@@ -608,12 +634,22 @@ class PrototypeClassifier:
         return classes[k], p[np.arange(len(k)), k].astype(np.float32)
 
 
+def _bottom(crop: np.ndarray, share: float) -> np.ndarray:
+    """The lowest ``share`` of a crop's height (at least one row).
+
+    >>> _bottom(np.zeros((10, 4, 3), np.uint8), 0.42).shape
+    (4, 4, 3)
+    """
+    h = crop.shape[0]
+    return crop[min(h - 1, int(round(h * (1 - share)))):]
+
+
 class CalibratedReader:
     """A reader whose face-up tiles are named by a calibrated set (see ``PrototypeClassifier``)."""
 
-    def __init__(self, reader: Any, tileset: TileSet) -> None:
+    def __init__(self, reader: Any, tileset: TileSet, cuts: Sequence[float] = PHOTO_CUTS) -> None:
         self.reader = reader
-        self.classifier = PrototypeClassifier(tileset, getattr(reader, "classifier", None))
+        self.classifier = PrototypeClassifier(tileset, getattr(reader, "classifier", None), cuts=cuts)
         if self.classifier.refitted:
             tileset.save()  # taught for these weights once, not at every start
 

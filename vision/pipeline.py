@@ -103,9 +103,10 @@ def default_reader(calibration: str | None = None, live: bool = False) -> Reader
     reader = TileReader()
     classify: Any = reader.classifier
     if calibration is not None:
-        from vision.calibrate import CalibratedReader, load_set
+        from vision.calibrate import PHOTO_CUTS, CalibratedReader, load_set
 
-        calibrated = CalibratedReader(reader, load_set(calibration))
+        # a camera over the table sees tiles lying flat: whole crops; a photo, maybe a standing row
+        calibrated = CalibratedReader(reader, load_set(calibration), cuts=(1.0,) if live else PHOTO_CUTS)
         if not live:
             return calibrated
         classify = calibrated.classifier

@@ -8,6 +8,7 @@ import pytest
 
 from engine.tiles import Tile
 from vision.calibrate import (
+    PHOTO_CUTS,
     CalibratedReader,
     CalibrationError,
     PrototypeClassifier,
@@ -125,6 +126,29 @@ def test_the_shipped_classifier_learns_an_unseen_set_from_its_guide_photo() -> N
     turned = [np.ascontiguousarray(np.rot90(c, 1)) for c in crop_boxes(image, d.xyxy)]  # as seen from a side seat
     codes, _ = PrototypeClassifier(tileset, clf)(turned)
     assert (codes == d.code).mean() >= 0.95
+
+
+def test_a_photo_of_a_standing_row_is_read_from_the_tiles_faces() -> None:
+    """A hand photographed steeply from above: each box is mostly the tiles' tops. Reading
+    the unsure crops again from their lower part names tiles the whole crops miss, and
+    never loses one the whole crops named (unseen style 555, whose 万 rows fooled it)."""
+    from vision.classifier import TileClassifier
+    from vision.reader import CLASSIFIER_PATH
+    from vision.scripted import HandLayout, hand_photo
+
+    clf = TileClassifier(CLASSIFIER_PATH)
+    image, labels = guide_photo("singapore", style=555)
+    guide = labels_to_detections(labels)
+    tileset = calibrate(image, "singapore", "mine", lambda im: guide, classifier=clf)
+    photo, labels = hand_photo(HandLayout(tuple(Tile.parse(c) for c in "1m 2m 3m 4m 5m 2z 2z 6p 7p 8p 1s 1s 9s 7z".split())),
+                               style=555, elevation=70.0, seed=1)
+    d = labels_to_detections(labels)
+    crops, truth = crop_boxes(photo, d.xyxy[d.face_up]), d.code[d.face_up]
+    whole, _ = PrototypeClassifier(tileset, clf)(crops)
+    cut, _ = PrototypeClassifier(tileset, clf, cuts=PHOTO_CUTS)(crops)
+    assert (cut == truth).sum() > (whole == truth).sum(), ((cut == truth).sum(), (whole == truth).sum())
+    assert not ((whole == truth) & (cut != truth)).any()
+    assert PrototypeClassifier(tileset, clf, cuts=PHOTO_CUTS)(crops[:0])[0].shape == (0,)
 
 
 @pytest.mark.parametrize("style", [777, 555])
