@@ -52,6 +52,10 @@ def test_scripted_table_video_reaches_the_announcements(tmp_path: Path) -> None:
     assert seen_tiles >= 4
     assert "East discards 9 characters" in text, text
     assert "South discards 1 dots" in text, text
+    # East's flower right after North's discard: East drew it (implied), the referee takes it
+    state = book.current()
+    assert state is not None and [str(t) for t in state.seats[int(Seat.EAST)].flowers] == ["2f"], text
+    assert "but:" not in text, text
     assert hub.jpeg() is not None and hub.jpeg()[:2] == b"\xff\xd8"
 
 

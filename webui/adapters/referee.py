@@ -208,8 +208,8 @@ class RefereeBook:
 
         if kind == "discard":
             return [*draw, Discard(seat, first)]
-        if kind == "flower":
-            return [DeclareFlower(seat, first)]
+        if kind == "flower":  # the next player's flower after a discard: it was drawn
+            return [*draw, DeclareFlower(seat, first)]
         if kind == "secret":
             return [*draw, ConcealedKang(seat, first)]
         return [*draw, AddedKang(seat, first)]
