@@ -18,6 +18,7 @@ table now and then (hiding what is under them).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -301,15 +302,25 @@ class ScriptedTable:
         return (k + 1) * self.per_step / self.fps
 
     def frames(self) -> Iterator[VideoFrame]:
-        rng = np.random.default_rng([self.seed, 7])
-        passes = {k for k in range(len(self.script) + 1) if rng.random() < self.occlusion}
         for i in range(self.frame_count):
-            upto = i // self.per_step
-            image, labels = self.picture(upto)
-            within = i % self.per_step
-            if upto in passes and 0 < within < self.per_step - 1:
-                image, labels = self._hand_over(image, labels, upto, within)
-            yield VideoFrame(i, i / self.fps, image, labels, upto)
+            yield self.frame(i)
+
+    def frame(self, i: int) -> VideoFrame:
+        """Frame ``i`` of the video (0 <= i < ``frame_count``): a live source skips frames."""
+        if not 0 <= i < self.frame_count:
+            raise IndexError(f"frame {i} is not in this video of {self.frame_count} frames")
+        upto = i // self.per_step
+        image, labels = self.picture(upto)
+        within = i % self.per_step
+        if upto in self._passes and 0 < within < self.per_step - 1:
+            image, labels = self._hand_over(image, labels, upto, within)
+        return VideoFrame(i, i / self.fps, image, labels, upto)
+
+    @functools.cached_property
+    def _passes(self) -> set[int]:
+        """The steps during which a hand passes over the table."""
+        rng = np.random.default_rng([self.seed, 7])
+        return {k for k in range(len(self.script) + 1) if rng.random() < self.occlusion}
 
     def _hand_over(self, image: np.ndarray, labels: list[dict[str, Any]], upto: int, within: int
                    ) -> tuple[np.ndarray, list[dict[str, Any]]]:

@@ -252,9 +252,10 @@ class LiveHub:
         if self.book is None:
             return False
         data = dict(event)
+        source = data.pop("source", "camera")  # "hand": typed in, e.g. a winning hand the camera cannot see
         try:
             for sentence in self.book.apply(data.pop("kind"), data.pop("seat", None), data.pop("tiles", ""),
-                                            source="camera", **data):
+                                            source=source, **data):
                 self.announce(sentence, level_of(sentence))
             return True
         except ValueError as exc:  # the referee refused: say so, the person can correct it

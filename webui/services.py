@@ -29,7 +29,8 @@ def make_source(camera: Any, config: Mapping[str, Any]) -> LiveSource:
         from webui.demo import DemoSource
 
         return DemoSource(step_seconds=float(config.get("DEMO_STEP_SECONDS", 2.5)),
-                          pause_after_win=float(config.get("DEMO_PAUSE_SECONDS", 8.0)))
+                          pause_after_win=float(config.get("DEMO_PAUSE_SECONDS", 8.0)),
+                          reader=str(config.get("DEMO_READER", "models")))
     from webui.camera import CameraSource
 
     return CameraSource(camera, variant=str(config.get("VARIANT", "filipino")), calibration=config.get("CALIBRATION"))

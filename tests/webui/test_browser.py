@@ -148,16 +148,18 @@ def test_correct_a_tile_and_see_the_score_change(page: Any, serve: Any, tmp_path
 
 
 def test_run_the_demo_and_see_an_announcement_arrive(page: Any, serve: Any, browser: Any) -> None:
-    server = serve(DEMO_STEP_SECONDS=0.4, DEMO_PAUSE_SECONDS=30)
+    """The demo as a newcomer sees it: the rendered table read by the shipped models."""
+    server = serve(DEMO_STEP_SECONDS=1.5, DEMO_PAUSE_SECONDS=30)
     page.goto(server.url + "/live/")
     page.wait_for_selector("#announcements li.ann:has-text('discards')", timeout=15_000)
-    page.wait_for_selector("#announcements li.ann.ready:has-text('waits on')", timeout=20_000)
+    page.wait_for_selector("#announcements li.ann.ready:has-text('waits on')", timeout=45_000)
     page.wait_for_selector("#announcements li.ann.win:has-text('wins')", timeout=20_000)
     page.wait_for_timeout(600)  # let the table panel refresh and a frame arrive
     text = page.inner_text("#announcements")
-    assert "South is ready — waits on 5 bamboo (5s), 8 bamboo (8s)" in text
-    assert "payments" in text
-    assert page.eval_on_selector("#video", "img => img.naturalWidth") == 1280
+    assert "South is ready — waits on 3 bamboo (3s), 6 bamboo (6s), 9 bamboo (9s)" in text
+    assert "secret" in text and "payments" in text
+    assert "but:" not in text  # the referee refused nothing the camera saw
+    assert page.eval_on_selector("#video", "img => img.naturalWidth") == 1920
     shot(page, "live.png", full=False)
     shot(page, "live-full.png")
     phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
