@@ -42,11 +42,11 @@ from engine.tiles import parse_tiles
 from webui.camera import event_dict, tiles_from_table
 from webui.live import LiveUpdate
 
-__all__ = ["DemoSource", "table_script", "READY_HAND", "WIN"]
+__all__ = ["DemoSource", "table_script", "READY_ON", "READY_HAND", "WIN"]
 
-# South, facing the camera's bottom edge's left, shows its hand once it is ready (after its
-# discard of 9p, the script's 14th step) and wins by self-draw after East's last discard.
-READY_AFTER = 14
+# South shows its hand once the camera has seen its discard of 9p (it is ready then), and wins
+# by self-draw after East's last discard.
+READY_ON = {"kind": "discard", "seat": int(Seat.SOUTH), "tiles": "9p"}
 READY_HAND = "456m123p456s78s99s (3333m) / 6f"  # waits on 3s, 6s, 9s
 WIN = {"kind": "win", "seat": int(Seat.SOUTH), "tiles": "9s", "hand": "456m123p456s789s99s (3333m) / 6f",
        "self_drawn": True, "source": "hand"}
@@ -116,7 +116,7 @@ class DemoSource:
             self._labels = frame.labels
             update = pipe.process(frame.image, frame.time, frame.index)
             events = tuple(e for e in (event_dict(x) for x in update.events) if e)
-            ready = ready or frame.step > READY_AFTER
+            ready = ready or READY_ON in events
             shown = (int(Seat.SOUTH), READY_HAND) if ready else None
             yield LiveUpdate(frame.image, tiles_from_table(update.reading), events, shown_hand=shown)
         if stop.is_set():

@@ -5,25 +5,29 @@ from __future__ import annotations
 import threading
 
 from engine.tiles import format_tiles
-from webui.demo import WIN, DemoSource, table_script
+from webui.demo import READY_HAND, READY_ON, WIN, DemoSource, table_script
 
 
-def _events(source: DemoSource) -> list[tuple[str, int, str]]:
-    stop, out = threading.Event(), []
+def _events(source: DemoSource) -> tuple[list[tuple[str, int, str]], int]:
+    """The events in order, and how many had come when South's hand was first shown."""
+    stop, out, shown = threading.Event(), [], -1
     for update in source.updates(stop):
         out += [(e["kind"], e["seat"], e["tiles"]) for e in update.events]
+        if update.shown_hand == (READY_ON["seat"], READY_HAND) and shown < 0:
+            shown = len(out)
         if out and out[-1][0] == "win":
             stop.set()
-    return out
+    return out, shown
 
 
 def test_the_models_read_every_scripted_step_of_the_demo() -> None:
     """Every frame read (no drops): what the camera pipeline says is what the script played."""
-    said = _events(DemoSource(step_seconds=0.75, fps=8, realtime=False))
+    said, shown = _events(DemoSource(step_seconds=0.75, fps=8, realtime=False))
     kinds = {"kang": "secret"}
     want = [(kinds.get(s.kind, s.kind), int(s.seat), format_tiles(s.tiles)) for s in table_script()]
     assert said[:-1] == want
     assert said[-1] == ("win", WIN["seat"], WIN["tiles"])  # typed in: the camera cannot see the hand
+    assert said[shown - 1] == (READY_ON["kind"], READY_ON["seat"], READY_ON["tiles"])  # ready once it let 9p go
 
 
 def test_without_models_the_labels_stand_in_and_the_page_says_so(monkeypatch) -> None:  # noqa: ANN001
