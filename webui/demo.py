@@ -33,13 +33,14 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from engine.seats import Seat
 from engine.tiles import parse_tiles
-from webui.camera import event_dict, tiles_from_table
+from webui.camera import pipeline_updates
 from webui.live import LiveUpdate
 
 __all__ = ["DemoSource", "table_script", "READY_ON", "READY_HAND", "WIN"]
@@ -112,13 +113,9 @@ class DemoSource:
 
     def _one_game(self, table: Any, pipe: Any, stop: threading.Event) -> Iterator[LiveUpdate]:
         ready = False
-        for frame in self._frames(table, stop):
-            self._labels = frame.labels
-            update = pipe.process(frame.image, frame.time, frame.index)
-            events = tuple(e for e in (event_dict(x) for x in update.events) if e)
-            ready = ready or READY_ON in events
-            shown = (int(Seat.SOUTH), READY_HAND) if ready else None
-            yield LiveUpdate(frame.image, tiles_from_table(update.reading), events, shown_hand=shown)
+        for update in pipeline_updates(pipe, self._frames(table, stop), stop):
+            ready = ready or READY_ON in update.events
+            yield replace(update, shown_hand=(int(Seat.SOUTH), READY_HAND) if ready else None)
         if stop.is_set():
             return
         yield LiveUpdate(None, events=(dict(WIN),), shown_hand=None)  # typed in by a person
@@ -126,8 +123,9 @@ class DemoSource:
         while time.monotonic() < end and not stop.is_set():
             time.sleep(min(0.25, max(0.0, end - time.monotonic())))
 
-    def _frames(self, table: Any, stop: threading.Event) -> Iterator[Any]:
-        """The video's frames; in real time, only the newest each time one is asked for."""
+    def _frames(self, table: Any, stop: threading.Event) -> Iterator[tuple[np.ndarray, float, int]]:
+        """The video's frames (image, time, index); in real time, only the newest each time one
+        is asked for. The labels reader is told each frame's labels."""
         start, last = time.monotonic(), -1
         while not stop.is_set():
             i = last + 1
@@ -138,4 +136,6 @@ class DemoSource:
             if i >= table.frame_count:
                 return
             last = i
-            yield table.frame(i)
+            frame = table.frame(i)
+            self._labels = frame.labels
+            yield frame.image, frame.time, frame.index
