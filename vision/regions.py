@@ -215,6 +215,9 @@ def _cut(pts: np.ndarray, idx: np.ndarray, direction: np.ndarray, reach: float) 
     return [np.sort(p) for p in np.split(order, cuts)]
 
 
+SPACING_SLACK = 1.5  # the median gap is noisy: a row of faces varied 6-16 px around 10
+
+
 @dataclass(eq=False)
 class Row:
     """Tiles on one straight line, ordered along ``direction``, with their true extents."""
@@ -244,16 +247,29 @@ class Row:
         """Empty space between consecutive tiles (negative when they overlap)."""
         return np.asarray(np.diff(self.proj) - (self.along[1:] + self.along[:-1]) / 2, dtype=np.float64)
 
-    def runs(self, gap: float) -> list[Row]:
+    def usual_gap(self) -> float:
+        """The space between touching tiles of this row: the median gap times
+        ``SPACING_SLACK``, never below 0 (0 for rows too short to tell).
+
+        Boxes drawn around the faces only (the real photos' labels do so, and a detector
+        trained on them) leave a third of a tile between tiles that touch; whole-tile
+        boxes leave none.
+        """
+        gaps = self.gaps()
+        return SPACING_SLACK * max(0.0, float(np.median(gaps))) if len(gaps) >= 3 else 0.0
+
+    def runs(self, gap: float, usual: float = 0.0) -> list[Row]:
         """Pieces of the row split where the empty space between two neighbours exceeds
         ``gap`` × their own width (measured locally, so a row shrinking with perspective
-        is cut by the same rule at both ends).
+        is cut by the same rule at both ends) beyond ``usual`` pixels, the space between
+        touching tiles (see ``usual_gap``; hand photos pass it, tables from above, measured
+        only on rendered ones so far, do not).
         """
         if len(self) < 2:
             return [self]
         width = np.minimum(np.minimum(self.across[1:], self.across[:-1]),
                            np.minimum(self.along[1:], self.along[:-1]))
-        cuts = np.flatnonzero(self.gaps() > gap * width) + 1
+        cuts = np.flatnonzero(self.gaps() > gap * width + usual) + 1
         bounds = [0, *cuts.tolist(), len(self.items)]
         return [self.slice(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
 
@@ -332,23 +348,32 @@ class HandRegions:
     near: float = 2.6  # groups farther than this (× tile height) from the hand are not its
     hand_min: int = 7  # a run this long of upright tiles is a concealed row
     meld_reach: float = 1.8  # a group that forms no meld counts only this close (× tile height)
+    tier_reach: float = 1.6  # a second tier of the hand stands this close (× tile height)
+    hand_max: int = 17  # the most tiles a hand holds in its concealed tiers (16 and the drawn one)
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
         if not items:
             raise NoTilesError("no tiles found in the picture")
         short, long_side = tile_scale(items)
-        runs = [run for row in rows_of(items) for run in row.runs(self.group_gap)]
+        rows = rows_of(items)
+        usual = rows[0].usual_gap()  # the longest row's: a meld is too short to tell its own
+        runs = [run for row in rows for run in row.runs(self.group_gap, usual)]
         hand_run = self._concealed(runs)
         runs.remove(hand_run)
         others_upright = [r for r in runs if _upright_faces(r) >= self.hand_min]
-        if others_upright:
+        tier = self._second_tier(hand_run, others_upright, long_side)
+        if tier is not None:
+            runs.remove(tier)
+        elif others_upright:
             sizes = sorted([len(hand_run), *map(len, others_upright)], reverse=True)
             raise TwoHandsError(f"two hands in one photo (rows of {sizes[0]} and {sizes[1]} tiles): "
                                 "photograph one hand at a time")
         hand_run = self._join_collinear(hand_run, runs, short, long_side)
         concealed = list(hand_run.items)
         concealed += self._drawn_tile(hand_run, runs, short)
+        if tier is not None:  # the far tier reads first, as a player reads a rack of two
+            concealed = [*tier.items, *concealed] if tier.offset < hand_run.offset else [*concealed, *tier.items]
         melds, flowers, others = self._groups(hand_run, runs, short, long_side)
         return HandReading(tuple(concealed), tuple(melds), tuple(flowers), tuple(others), image_size)
 
@@ -360,6 +385,21 @@ class HandRegions:
             return (not meld_like, _upright_faces(r), float(np.median(r.across)))
 
         return max(runs, key=key)
+
+    def _second_tier(self, hand: Row, upright: list[Row], long_side: float) -> Row | None:
+        """The one other long upright row that is the rest of this hand, stood in a second
+        tier right behind or before it (a 16-tile hand on a short rack): parallel, within
+        ``tier_reach`` tile heights, side by side along it, and no more tiles together than
+        a hand holds. Two players' hands hold more."""
+        if len(upright) != 1:
+            return None
+        other = upright[0]
+        parallel = abs(float(other.direction @ hand.direction)) > 0.96
+        close = abs(other.offset - hand.offset) < self.tier_reach * long_side
+        along = _centres(other.items) @ hand.direction
+        beside = along.min() < hand.proj[-1] and along.max() > hand.proj[0]
+        fits = len(hand) + len(other) <= self.hand_max
+        return other if parallel and close and beside and fits else None
 
     def _join_collinear(self, hand: Row, runs: list[Row], short: float, long_side: float) -> Row:
         """Pieces of the concealed row cut off by a small gap or a bend: on its line, close to

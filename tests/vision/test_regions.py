@@ -145,6 +145,40 @@ def test_rendered_hand_photos(text: str, roll: float, yaw: float) -> None:
             assert group == want_group - 1
 
 
+def _faces_only(labels: list[dict], share: float) -> list[dict]:
+    """The labels with each box cut to ``share`` of its width and height, about its centre
+    (and the lower part: a standing tile's face), as the real photos' labels box tiles."""
+    out = []
+    for lab in labels:
+        x1, y1, x2, y2 = lab["box"]
+        dw, dh = (x2 - x1) * (1 - share) / 2, (y2 - y1) * (1 - share)
+        out.append({**lab, "box": [x1 + dw, y1 + dh, x2 - dw, y2]})
+    return out
+
+
+@pytest.mark.parametrize("text,roll,yaw", PHOTOS)
+def test_a_hand_boxed_by_its_faces_only_is_read_the_same(text: str, roll: float, yaw: float) -> None:
+    # a detector trained on the real photos boxes faces without the tiles' sides: touching
+    # tiles then stand a third of a tile apart, which must not split the row into groups
+    lay = HandLayout.parse(text, drawn_gap="1f" in text)
+    _, labels = hand_photo(lay, roll=roll, yaw=yaw, style=int(abs(roll)) + 7, size=(960, 720))
+    whole = HandRegions()(labels_to_detections(labels), (960, 720))
+    faces = HandRegions()(labels_to_detections(_faces_only(labels, 0.7)), (960, 720))
+    assert [i.tile for i in faces.concealed] == [i.tile for i in whole.concealed] == list(lay.concealed)
+    assert [[i.tile for i in m.items] for m in faces.melds] == [[i.tile for i in m.items] for m in whole.melds]
+    assert sorted(i.tile for i in faces.flowers) == sorted(lay.flowers)
+
+
+def test_a_hand_stood_in_two_tiers_is_one_hand() -> None:
+    rng = np.random.default_rng(3)
+    back = layout_items(parse_tiles("123456789m"), [], [], 0.05, 0.5, rng)
+    front = [TileItem(i.tile, (i.box[0] + 15, i.box[1] + H + 4, i.box[2] + 15, i.box[3] + H + 4), i.confidence)
+             for i in layout_items(parse_tiles("1112223z"), [], [], 0.05, 0.5, rng)]
+    got = HandRegions()(back + front)
+    assert [i.tile for i in got.concealed] == parse_tiles("123456789m1112223z")  # the far tier first
+    assert not got.others
+
+
 def test_photo_of_two_hands_is_refused() -> None:
     lay = HandLayout.parse("123m456p789s1234z", second_hand=tuple(parse_tiles("1112345678999p")))
     _, labels = hand_photo(lay, size=(960, 720))
