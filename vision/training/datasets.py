@@ -20,17 +20,19 @@ DETECTOR_NAMES = {0: "tile", 1: "back"}
 _IMG_EXT = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 
 
-def link_real(real_dir: Path, names: Iterable[str], dest: Path, repeats: int = 1) -> int:
+def link_real(real_dir: Path, names: Iterable[str], dest: Path, repeats: int = 1,
+              labels: Path | None = None) -> int:
     """Symlink ``names`` from ``real_dir/images`` into ``dest/images`` ``repeats`` times.
 
-    Labels are copied (class 0, face-up tile). Returns the number of images linked.
+    Labels are copied (class 0, face-up tile) from ``real_dir/labels``, or from ``labels``
+    (completed by ``vision.training.pseudo_labels``). Returns the number of images linked.
     """
     (dest / "images").mkdir(parents=True, exist_ok=True)
     (dest / "labels").mkdir(parents=True, exist_ok=True)
     n = 0
     for name in names:
         src = real_dir / "images" / name
-        label = real_dir / "labels" / (Path(name).stem + ".txt")
+        label = (labels or real_dir / "labels") / (Path(name).stem + ".txt")
         for k in range(repeats):
             img = dest / "images" / f"r{k}_{name}"
             if not img.exists():

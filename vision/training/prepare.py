@@ -22,11 +22,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=Path, nargs="+", required=True, help="renderer output folders")
     ap.add_argument("--real", type=Path, default=DEFAULT_REAL_DIR)
     ap.add_argument("--real-repeats", type=int, default=3)
+    ap.add_argument("--real-labels", type=Path, default=None,
+                    help="labels completed by vision.training.pseudo_labels (default: the photos' own)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
     split = load_split()
     real_dir = args.out.parent / "real-train"
-    n = link_real(args.real, split["train"], real_dir, args.real_repeats) if args.real.is_dir() else 0
+    n = link_real(args.real, split["train"], real_dir, args.real_repeats, args.real_labels) if args.real.is_dir() else 0
     train = [s / "images" / "train" for s in args.scenes] + ([real_dir / "images"] if n else [])
     val = [s / "images" / "val" for s in args.scenes]
     print(write_detector_yaml(train, val, args.out), f"({n} real images linked)")

@@ -1,0 +1,108 @@
+"""The product on the real validation photos (never trained on), as a player meets it.
+
+``mahjongero eval`` measures the models box by box. This measures what a player gets from
+``mahjongero score PHOTO`` and what a camera over a real table sees, for each detector:
+
+- **hands**: the hand the regions read from the photo (concealed tiers, melds, flowers)
+  against the labelled hand row: photos where it holds exactly the labelled tiles (each
+  labelled box matched at IoU 0.5, nothing else), and where it also names them all right
+  (the hand-labelled codes, ``tests/data/real_tiles.csv``); refused photos count as wrong.
+- **off the row**: the real photos box only the hand row, and a detector trained on them
+  learned to find a real photo's tiles only in its hand row (``vision.training.
+  pseudo_labels``). The tiles the teacher (``--teacher``; by default each detector itself)
+  finds off the row with the row greyed out (sure, tile-sized, named by the classifier: the
+  rule of the training labels), and the share of them the detector finds (IoU 0.5) in the
+  photo as taken.
+
+    .venv/bin/python benchmarks/bench_real_photos.py [--detector A.onnx B.onnx ...] [--teacher T.onnx]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.classifier import TileClassifier  # noqa: E402
+from vision.detector import DEFAULT_CONF, TileDetector, box_iou  # noqa: E402
+from vision.evaluation import load_codes_csv, read_yolo_labels  # noqa: E402
+from vision.pipeline import read_hand_photo  # noqa: E402
+from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader  # noqa: E402
+from vision.training.pseudo_labels import CONF, faces_by_classifier, unlabelled_tiles  # noqa: E402
+from vision.training.real_split import DEFAULT_REAL_DIR, load_split  # noqa: E402
+
+CODES = Path(__file__).resolve().parents[1] / "tests" / "data" / "real_tiles.csv"
+
+
+def _photos() -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """(name, image, labelled hand-row boxes) of each real validation photo."""
+    out = []
+    for name in load_split()["val"]:
+        image = cv2.imread(str(DEFAULT_REAL_DIR / "images" / name))
+        boxes, _ = read_yolo_labels(DEFAULT_REAL_DIR / "labels" / (Path(name).stem + ".txt"), image.shape[1],
+                                    image.shape[0])
+        out.append((name, image, boxes))
+    return out
+
+
+def hands(reader: TileReader, photos: list[tuple[str, np.ndarray, np.ndarray]]) -> dict[str, int]:
+    codes = load_codes_csv(CODES)
+    got = Counter[str]()
+    for name, image, labelled in photos:
+        try:
+            reading = read_hand_photo(image, "filipino", reader=reader)
+        except ValueError:
+            got["refused"] += 1
+            continue
+        items = [i for i, region, _ in reading.items() if region != "other"]
+        boxes = np.array([i.box for i in items], np.float32).reshape(-1, 4)
+        iou = box_iou(labelled, boxes) if len(boxes) and len(labelled) else np.zeros((len(labelled), len(boxes)))
+        exact = bool((iou.max(1, initial=0) >= 0.5).all() and (iou.max(0, initial=0) >= 0.5).all())
+        got["tiles right"] += exact
+        known = codes.get(name, [])
+        if exact and len(known) == len(labelled):
+            got["named"] += 1
+            got["named right"] += sorted(c for _, c in known) == sorted(int(i.tile) for i in items)
+    return dict(got)
+
+
+def off_row(serve: TileDetector, teacher: TileDetector, classify: TileClassifier,
+            photos: list[tuple[str, np.ndarray, np.ndarray]]) -> tuple[int, int]:
+    """(tiles the teacher finds off the row with it greyed out, of those found as taken)."""
+    off = found = 0
+    for _, image, labelled in photos:
+        hidden = faces_by_classifier(image, unlabelled_tiles(image, labelled, teacher), classify).xyxy
+        seen = serve(image).xyxy
+        off += len(hidden)
+        if len(hidden) and len(seen):
+            found += int((box_iou(hidden, seen).max(1) >= 0.5).sum())
+    return off, found
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--detector", type=Path, nargs="+", default=[DETECTOR_PATH])
+    p.add_argument("--teacher", type=Path, default=None, help="one teacher for all (default: each detector)")
+    p.add_argument("--imgsz", type=int, default=480)
+    args = p.parse_args()
+    classify = TileClassifier(CLASSIFIER_PATH)
+    photos = _photos()
+    for path in args.detector:
+        serve = TileDetector(path, imgsz=args.imgsz, conf=DEFAULT_CONF)
+        h = hands(TileReader(serve, classify), photos)
+        off, found = off_row(serve, TileDetector(args.teacher or path, imgsz=args.imgsz, conf=CONF), classify, photos)
+        print(f"{path}: of {len(photos)} photos, the hand read holds exactly the labelled tiles in "
+              f"{h.get('tiles right', 0)}, and names them all right in {h.get('named right', 0)} of the "
+              f"{h.get('named', 0)} fully named ones; {h.get('refused', 0)} refused")
+        print(f"    off the row: {off} tiles found with the row greyed out, {100 * found / max(off, 1):.1f} % "
+              "of them found with it in view")
+
+
+if __name__ == "__main__":
+    main()
