@@ -104,6 +104,29 @@ def test_scattered_tiles_and_walls_are_left_out() -> None:
     assert len(got.concealed) == 14 and not got.melds and len(got.others) == 10
 
 
+def test_discards_that_happen_to_line_up_are_no_second_hand() -> None:
+    rng = np.random.default_rng(5)
+    items = layout_items(parse_tiles("123456789m1234567p"), [], [], 0.0, 0.5, rng)
+    x = 0.0
+    for k in range(9):  # a line through a discard pool: uneven steps, a third of a tile off the line
+        x += W * float(rng.uniform(0.9, 1.9))
+        y = 150 + H * float(rng.choice([-0.3, 0.3])) * (k % 2)
+        items.append(TileItem(Tile(int(rng.integers(0, 27))), (480 + x, 400 - y, 480 + x + W, 400 - y + H), 0.9))
+    got = HandRegions()(items)
+    assert len(got.concealed) == 16 and len(got.others) == 9
+
+
+def test_four_backs_are_a_concealed_kang_unless_they_lie_against_the_wall() -> None:
+    rng = np.random.default_rng(6)
+    hand = layout_items(parse_tiles("123456789m1234p"), [], [], 0.0, 0.5, rng)
+    kang = [TileItem(Tile.BACK, (500 + W * k, 400 + H + 4, 500 + W * (k + 1), 400 + 2 * H + 4), 0.9) for k in range(4)]
+    alone = HandRegions()(hand + kang)
+    assert [m.concealed for m in alone.melds] == [True] and not alone.others
+    below = [TileItem(Tile.BACK, (b[0], b[1] + 0.6 * H, b[2], b[3] + 0.6 * H), 0.9) for b in (i.box for i in kang)]
+    wall = HandRegions()(hand + kang + below)  # stacked two high: the wall, not a kang
+    assert not wall.melds and len(wall.others) == 8 and len(wall.concealed) == 13
+
+
 def test_fit_lines_separates_touching_tilted_rows() -> None:
     t = np.linspace(0, 300, 11)
     a = np.stack([t, 0.3 * t], 1)
