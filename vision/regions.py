@@ -94,6 +94,12 @@ def _centres(items: Sequence[TileItem]) -> np.ndarray:
     return np.array([i.centre for i in items], dtype=np.float64).reshape(-1, 2)
 
 
+def _areas(items: Sequence[TileItem]) -> np.ndarray:
+    w, h = _sizes(items)
+    out: np.ndarray = w * h
+    return out
+
+
 def _sizes(items: Sequence[TileItem]) -> tuple[np.ndarray, np.ndarray]:
     b = np.array([i.box for i in items], dtype=np.float64).reshape(-1, 4)
     return b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
@@ -349,6 +355,7 @@ class HandRegions:
     hand_min: int = 7  # a run this long of upright tiles is a concealed row
     meld_reach: float = 1.8  # a group that forms no meld counts only this close (× tile height)
     tier_reach: float = 1.6  # a second tier of the hand stands this close (× tile height)
+    tile_area: float = 0.4  # a group by the hand whose boxes are smaller than this (× the hand's) holds no tiles
     straight: float = 0.15  # a row's centres lie this close to its line (× tile height) ...
     even: float = 0.3  # ... and its steps vary this little (share of the mean step): see _orderly
     hand_max: int = 17  # the most tiles a hand holds in its concealed tiers (16 and the drawn one)
@@ -485,6 +492,7 @@ class HandRegions:
         flowers: list[TileItem] = []
         others: list[TileItem] = []
         normal = np.array([-hand.direction[1], hand.direction[0]])
+        hand_area = float(np.median(_areas(hand.items)))
         reach = max(8.0, 24.0 - len(hand)) * short  # melds can run far past a short concealed row
         lo = hand.proj[0] - reach
         hi = hand.proj[-1] + reach
@@ -497,6 +505,9 @@ class HandRegions:
             near = bool(np.all(across < self.near * long_side)) and bool(np.all((along > lo) & (along < hi)))
             if not (near and parallel) or (len(run) >= 5 and backs >= 0.6 * len(run)):
                 others.extend(run.items)  # far away, askew (scattered discards), or a wall
+                continue
+            if float(np.median(_areas(run.items))) < self.tile_area * hand_area:
+                others.extend(run.items)  # too small for a tile by the hand: dice, a coin
                 continue
             turned = run.turned()
             all_bonus = all(i.face_up and self.is_bonus(i.tile) for i in run.items)

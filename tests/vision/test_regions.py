@@ -127,6 +127,15 @@ def test_four_backs_are_a_concealed_kang_unless_they_lie_against_the_wall() -> N
     assert not wall.melds and len(wall.others) == 8 and len(wall.concealed) == 13
 
 
+def test_a_die_by_the_hand_is_no_flower() -> None:
+    hand = layout_items(parse_tiles("123456789m1234p"), [], [], 0.0, 0.5, np.random.default_rng(7))
+    x = hand[-1].box[2] + 0.6 * W
+    flower = TileItem(Tile(34), (x, 380, x + W, 420), 0.9)
+    die = TileItem(Tile(34), (x + 1.5 * W, 395, x + 1.5 * W + 0.55 * W, 395 + 0.55 * W), 0.9)  # read as a flower
+    got = HandRegions()([*hand, flower, die])
+    assert got.flowers == (flower,) and got.others == (die,)
+
+
 def test_fit_lines_separates_touching_tilted_rows() -> None:
     t = np.linspace(0, 300, 11)
     a = np.stack([t, 0.3 * t], 1)
