@@ -130,10 +130,12 @@ def test_four_backs_are_a_concealed_kang_unless_they_lie_against_the_wall() -> N
 def test_a_die_by_the_hand_is_no_flower() -> None:
     hand = layout_items(parse_tiles("123456789m1234p"), [], [], 0.0, 0.5, np.random.default_rng(7))
     x = hand[-1].box[2] + 0.6 * W
-    flower = TileItem(Tile(34), (x, 380, x + W, 420), 0.9)
-    die = TileItem(Tile(34), (x + 1.5 * W, 395, x + 1.5 * W + 0.55 * W, 395 + 0.55 * W), 0.9)  # read as a flower
+    die = TileItem(Tile(34), (x, 395, x + 0.55 * W, 395 + 0.55 * W), 0.9)  # just past the row, read as a flower
+    flower = TileItem(Tile(35), (500, 420 + 4, 500 + W, 420 + 4 + H), 0.9)  # in front of the row
     got = HandRegions()([*hand, flower, die])
     assert got.flowers == (flower,) and got.others == (die,)
+    bigger = HandRegions(tile_area=0.0)([*hand, flower, die])  # were the die as big as a tile
+    assert sorted(i.tile for i in bigger.flowers) == [Tile(34), Tile(35)]
 
 
 def test_fit_lines_separates_touching_tilted_rows() -> None:
