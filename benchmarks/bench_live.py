@@ -162,6 +162,8 @@ def live(args: argparse.Namespace) -> None:
               f"   {args.fps:g} fps: 0.5 s = {0.5 * args.fps:g} frames")
     print(f"scripted events right, in order: {right}/{len(want)} (events out: {len(got)}), "
           f"refused by the referee: {len(refused)}")
+    for event, why in refused:  # what the referee would not take, and why
+        print(f"  refused: {event} ({why})")
 
 
 def _calibration_pictures(style: int) -> list[tuple[list[np.ndarray], np.ndarray]]:
