@@ -143,7 +143,7 @@ def test_a_region_pass_sees_tiles_as_the_whole_frame_pass_does() -> None:
     # every face-up tile (what events are made of) comes out in both, face up in both
     assert a.face_up.sum() >= 5 and same[a.face_up].all() and b.face_up[iou.argmax(1)][a.face_up].all()
     # rows of backs standing edge-on are ambiguous (one box per tile, or two tiles in one):
-    # the shipped v4 detector splits ~8 % of them differently in the two framings (v3: 2 %)
+    # the v4 detector split ~8 % of them differently in the two framings (v3: 2 %; v5 passes, as v4)
     assert same[~a.face_up].mean() >= 0.9
 
 

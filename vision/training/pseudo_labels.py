@@ -42,7 +42,7 @@ __all__ = ["grey_out", "unlabelled_tiles", "faces_by_classifier", "complete_labe
 GREY = 114  # the letterbox grey: what the detector already reads as nothing
 MARGIN = 0.3  # of each labelled box, greyed around it too (its sides, its shadow)
 CONF = 0.4  # a teacher box is kept this sure or surer
-SIZES = (0.15, 2.0)  # a kept box's area against the photo's median labelled box
+SIZES = (0.4, 2.0)  # a kept box's area against the photo's median labelled box (below 0.4: half dice, felt, remotes)
 ON_GREY = 0.2  # a box lying this share or more on the greyed area is about the grey
 NAMED = 0.3  # the classifier's surest code must be this sure, or the box is not a tile
 
