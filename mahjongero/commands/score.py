@@ -38,6 +38,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--set", default=None, metavar="NAME",
                    help="for a photo: name tiles as a set taught with 'mahjongero calibrate' does")
     p.add_argument("--json", action="store_true", help="print JSON (patterns, value, payments, ...)")
+    p.add_argument("--annotate", metavar="OUT.png", default=None,
+                   help="for a photo: also write the photo with each tile outlined, named and grouped")
     p.set_defaults(func=run)
 
 

@@ -87,3 +87,13 @@ def test_a_taught_set_reads_the_photo(tmp_path, monkeypatch, capsys) -> None:  #
     assert len(out["tiles"]) >= 12
     assert main(["score", str(tmp_path / "hand.png"), "--variant", "singapore", "--set", "nope"]) == 2
     assert "no calibrated set 'nope'" in capsys.readouterr().err
+
+
+def test_the_command_line_writes_the_annotated_photo(tmp_path, capsys) -> None:  # noqa: ANN001
+    from mahjongero.cli import main
+
+    path, _ = shoot(tmp_path, "123m456p789s11z / [555p]^1 /")
+    out = tmp_path / "read.png"
+    assert main(["score", str(path), "--variant", "singapore", "--annotate", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["annotated"] == str(out)
+    assert cv2.imread(str(out)).shape[:2] == (720, 960)
