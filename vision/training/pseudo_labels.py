@@ -7,13 +7,12 @@ ignores a real table's discards (seen on the validation photos: dozens of clear 
 tiles, not one box). Rendered tables, fully boxed, do not undo that for real photos.
 
 The same detector does find those tiles once the hand row is greyed out, the context that
-switches them off gone, though it calls most of them face down (their thick sides show).
-So each photo's unboxed tiles are boxed by the current detector on the photo with its
-labelled boxes greyed out, kept when sure and sized like a tile of the photo; the
-classifier then says which are face down (and drops what it cannot name as a tile), and
-they are written beside the photo's own labels:
+switches them off gone. So each photo's unboxed tiles are boxed by the detector on the
+photo with its labelled boxes greyed out, kept when sure and sized like a tile of the
+photo; the classifier then says which are face down and drops what it cannot name as a
+tile (boxes on trays and felt), and they are written beside the photo's own labels:
 
-    python -m vision.training.pseudo_labels --out datasets/generated/real-completed
+    python -m vision.training.pseudo_labels --detector TEACHER.onnx --out datasets/generated/real-completed
 
 ``vision.training.prepare --real-labels`` then trains on the completed labels.
 
