@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ CLASS_CODES = [str(Tile(t)) for t in range(64)]
 BACK_CODE = str(Tile.BACK)
 
 
-def label_line(cls: int, box: list[int], w: int, h: int) -> str:
+def label_line(cls: int, box: Sequence[float], w: int, h: int) -> str:
     """One YOLO detect line for pixel box [x0, y0, x1, y1] in a w x h image."""
     x0, y0, x1, y1 = box
     return f"{cls} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"

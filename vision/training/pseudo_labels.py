@@ -34,9 +34,10 @@ from vision.classifier import TileClassifier, crop_boxes
 from vision.detections import Detections
 from vision.detector import TileDetector, _area, _intersection
 from vision.evaluation import read_yolo_labels
+from vision.synth.dataset import label_line
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split
 
-__all__ = ["grey_out", "unlabelled_tiles", "faces_by_classifier", "complete_labels"]
+__all__ = ["grey_out", "unlabelled_tiles", "faces_by_classifier", "off_row_tiles", "complete_labels"]
 
 GREY = 114  # the letterbox grey: what the detector already reads as nothing
 MARGIN = 0.3  # of each labelled box, greyed around it too (its sides, its shadow)
@@ -46,13 +47,21 @@ ON_GREY = 0.2  # a box lying this share or more on the greyed area is about the 
 NAMED = 0.3  # the classifier's surest code must be this sure, or the box is not a tile
 
 
+def _grown(boxes: np.ndarray, margin: float) -> np.ndarray:
+    """xyxy boxes grown on every side by ``margin`` of their own width and height."""
+    out = np.asarray(boxes, np.float64).reshape(-1, 4).copy()
+    wh = out[:, 2:] - out[:, :2]
+    out[:, :2] -= wh * margin
+    out[:, 2:] += wh * margin
+    return out
+
+
 def grey_out(image: np.ndarray, boxes: np.ndarray, margin: float = MARGIN) -> np.ndarray:
     """A copy of ``image`` with each xyxy box (grown by ``margin`` of its size) painted grey."""
     out = image.copy()
-    for x1, y1, x2, y2 in np.asarray(boxes, np.float64).reshape(-1, 4):
-        mw, mh = (x2 - x1) * margin, (y2 - y1) * margin
-        p1 = (int(np.floor(x1 - mw)), int(np.floor(y1 - mh)))
-        p2 = (int(np.ceil(x2 + mw)) - 1, int(np.ceil(y2 + mh)) - 1)
+    for x1, y1, x2, y2 in _grown(boxes, margin):
+        p1 = (int(np.floor(x1)), int(np.floor(y1)))
+        p2 = (int(np.ceil(x2)) - 1, int(np.ceil(y2)) - 1)
         cv2.rectangle(out, p1, p2, (GREY, GREY, GREY), -1)
     return out
 
@@ -67,11 +76,7 @@ def unlabelled_tiles(image: np.ndarray, labelled: np.ndarray, detect: TileDetect
         return dets
     size = float(np.median(_area(np.asarray(labelled, np.float64))))
     area = _area(dets.xyxy)
-    grown = np.asarray(labelled, np.float64).copy()
-    wh = grown[:, 2:] - grown[:, :2]
-    grown[:, :2] -= wh * MARGIN
-    grown[:, 2:] += wh * MARGIN
-    on_grey = _intersection(dets.xyxy, grown).sum(1) / np.maximum(area, 1e-9)
+    on_grey = _intersection(dets.xyxy, _grown(labelled, MARGIN)).sum(1) / np.maximum(area, 1e-9)
     keep = (dets.confidence >= CONF) & (area >= SIZES[0] * size) & (area <= SIZES[1] * size) & (on_grey < ON_GREY)
     return dets[keep]
 
@@ -87,12 +92,11 @@ def faces_by_classifier(image: np.ndarray, dets: Detections, classify: TileClass
                       face_up=codes[named] != int(Tile.BACK))
 
 
-def _yolo_lines(dets: Detections, width: int, height: int) -> list[str]:
-    lines = []
-    for (x1, y1, x2, y2), up in zip(dets.xyxy.tolist(), dets.face_up.tolist(), strict=True):
-        cx, cy, w, h = (x1 + x2) / 2 / width, (y1 + y2) / 2 / height, (x2 - x1) / width, (y2 - y1) / height
-        lines.append(f"{0 if up else 1} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}")
-    return lines
+def off_row_tiles(image: np.ndarray, labelled: np.ndarray, detect: TileDetector,
+                  classify: TileClassifier) -> Detections:
+    """The tiles ``labelled`` leaves out, face up or down: ``unlabelled_tiles`` then
+    ``faces_by_classifier``, the rule of the completed labels."""
+    return faces_by_classifier(image, unlabelled_tiles(image, labelled, detect), classify)
 
 
 def complete_labels(real_dir: Path, names: list[str], out: Path, detect: TileDetector,
@@ -107,9 +111,11 @@ def complete_labels(real_dir: Path, names: list[str], out: Path, detect: TileDet
             raise ValueError(f"unreadable real photo {real_dir / 'images' / name}")
         label = real_dir / "labels" / (Path(name).stem + ".txt")
         boxes, _ = read_yolo_labels(label, image.shape[1], image.shape[0])
-        extra = faces_by_classifier(image, unlabelled_tiles(image, boxes, detect), classify)
+        extra = off_row_tiles(image, boxes, detect, classify)
         own = [ln for ln in label.read_text().splitlines() if ln.strip()]
-        (out / label.name).write_text("\n".join(own + _yolo_lines(extra, image.shape[1], image.shape[0])) + "\n")
+        own += [label_line(0 if up else 1, box, image.shape[1], image.shape[0])
+                for box, up in zip(extra.xyxy.tolist(), extra.face_up.tolist(), strict=True)]
+        (out / label.name).write_text("\n".join(own) + "\n")
         added += len(extra)
     return len(names), added
 

@@ -21,12 +21,8 @@ from engine.tiles import Tile
 from vision.training.crops import _JOKER, _SENTINEL, _unhide_american_jokers
 
 
-def _yolo(box: list[float], cls: int, w: int, h: int) -> str:
-    x0, y0, x1, y1 = box
-    return f"{cls} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
-
-
 def write(out: Path, split: str, n: int, seed: int, kind: str, size: tuple[int, int]) -> None:
+    from vision.synth.dataset import label_line
     from vision.synth.scenes import make_scene, render_scene
 
     (out / "images" / split).mkdir(parents=True, exist_ok=True)
@@ -45,7 +41,7 @@ def write(out: Path, split: str, n: int, seed: int, kind: str, size: tuple[int, 
             code = _JOKER if lab["code"] == _SENTINEL else str(lab["code"])
             up = lab["face"] == "up"
             box = [float(v) for v in lab["box"]]
-            lines.append(_yolo(box, 0 if up else 1, w, h))
+            lines.append(label_line(0 if up else 1, box, w, h))
             tiles.append({
                 "box": box, "tile": code if up else str(Tile.BACK), "hidden": code,
                 "face": "up" if up else "down", "region": lab.get("region"),

@@ -22,6 +22,7 @@ SIZE = (640, 480)
 
 
 def main(out: Path = OUT) -> None:
+    from vision.synth.dataset import label_line
     from vision.synth.scenes import make_scene, render_scene
 
     (out / "images").mkdir(parents=True, exist_ok=True)
@@ -41,10 +42,7 @@ def main(out: Path = OUT) -> None:
         for lab in res.labels:
             x1, y1, x2, y2 = (float(v) for v in lab["box"])
             cls = 0 if lab["face"] == "up" else 1
-            lines.append(
-                f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
-                f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
-            )
+            lines.append(label_line(cls, [x1, y1, x2, y2], w, h))
             code = _JOKER if lab["code"] == _SENTINEL else lab["code"]
             code = code if lab["face"] == "up" else str(Tile.BACK)
             tiles.append({"box": [x1, y1, x2, y2], "tile": code, "face": lab["face"]})
