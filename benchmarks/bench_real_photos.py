@@ -31,30 +31,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.classifier import TileClassifier  # noqa: E402
 from vision.detector import DEFAULT_CONF, TileDetector, box_iou  # noqa: E402
-from vision.evaluation import load_codes_csv, read_yolo_labels  # noqa: E402
+from vision.evaluation import GroundTruth, iter_dataset  # noqa: E402
 from vision.pipeline import read_hand_photo  # noqa: E402
 from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader  # noqa: E402
-from vision.training.pseudo_labels import CONF, faces_by_classifier, unlabelled_tiles  # noqa: E402
+from vision.training.pseudo_labels import CONF, off_row_tiles  # noqa: E402
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split  # noqa: E402
 
 CODES = Path(__file__).resolve().parents[1] / "tests" / "data" / "real_tiles.csv"
 
 
-def _photos() -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """(name, image, labelled hand-row boxes) of each real validation photo."""
-    out = []
-    for name in load_split()["val"]:
-        image = cv2.imread(str(DEFAULT_REAL_DIR / "images" / name))
-        boxes, _ = read_yolo_labels(DEFAULT_REAL_DIR / "labels" / (Path(name).stem + ".txt"), image.shape[1],
-                                    image.shape[0])
-        out.append((name, image, boxes))
-    return out
+def _photos() -> list[tuple[GroundTruth, np.ndarray]]:
+    """Each real validation photo's labels (boxes, hand-labelled codes) and image."""
+    return [(gt, cv2.imread(str(gt.image))) for gt in iter_dataset(DEFAULT_REAL_DIR, load_split()["val"], CODES)]
 
 
-def hands(reader: TileReader, photos: list[tuple[str, np.ndarray, np.ndarray]]) -> dict[str, int]:
-    codes = load_codes_csv(CODES)
+def hands(reader: TileReader, photos: list[tuple[GroundTruth, np.ndarray]]) -> dict[str, int]:
     got = Counter[str]()
-    for name, image, labelled in photos:
+    for gt, image in photos:
         try:
             reading = read_hand_photo(image, "filipino", reader=reader)
         except ValueError:
@@ -62,22 +55,21 @@ def hands(reader: TileReader, photos: list[tuple[str, np.ndarray, np.ndarray]]) 
             continue
         items = [i for i, region, _ in reading.items() if region != "other"]
         boxes = np.array([i.box for i in items], np.float32).reshape(-1, 4)
-        iou = box_iou(labelled, boxes) if len(boxes) and len(labelled) else np.zeros((len(labelled), len(boxes)))
+        iou = box_iou(gt.xyxy, boxes) if len(boxes) and len(gt.xyxy) else np.zeros((len(gt.xyxy), len(boxes)))
         exact = bool((iou.max(1, initial=0) >= 0.5).all() and (iou.max(0, initial=0) >= 0.5).all())
         got["tiles right"] += exact
-        known = codes.get(name, [])
-        if exact and len(known) == len(labelled):
+        if exact and (gt.code >= 0).all():
             got["named"] += 1
-            got["named right"] += sorted(c for _, c in known) == sorted(int(i.tile) for i in items)
+            got["named right"] += sorted(gt.code.tolist()) == sorted(int(i.tile) for i in items)
     return dict(got)
 
 
 def off_row(serve: TileDetector, teacher: TileDetector, classify: TileClassifier,
-            photos: list[tuple[str, np.ndarray, np.ndarray]]) -> tuple[int, int]:
+            photos: list[tuple[GroundTruth, np.ndarray]]) -> tuple[int, int]:
     """(tiles the teacher finds off the row with it greyed out, of those found as taken)."""
     off = found = 0
-    for _, image, labelled in photos:
-        hidden = faces_by_classifier(image, unlabelled_tiles(image, labelled, teacher), classify).xyxy
+    for gt, image in photos:
+        hidden = off_row_tiles(image, gt.xyxy, teacher, classify).xyxy
         seen = serve(image).xyxy
         off += len(hidden)
         if len(hidden) and len(seen):
