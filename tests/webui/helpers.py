@@ -8,11 +8,9 @@ import io
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
 
 from engine.hand import Hand
 from engine.tiles import Tile
@@ -24,35 +22,17 @@ TW, TH = 44, 58
 
 @functools.lru_cache(maxsize=128)
 def tile_sprite(code: str) -> np.ndarray:
-    """A BGR tile picture of TW x TH: the renderer's art if present, else a Pillow drawing."""
+    """A BGR tile picture of TW x TH in the renderer's art, on felt green."""
+    from vision.synth.faces import back_image, face_image, make_style
+
     tile = Tile.parse(code)
-    try:
-        from vision.synth.faces import back_image, face_image, make_style
-
-        style = make_style(0)
-        rgba = back_image(style) if tile == Tile.BACK else face_image(tile, style)
-        rgb = np.ascontiguousarray(rgba[..., :3])
-        alpha = rgba[..., 3:4].astype(np.float32) / 255
-        rgb = (rgb * alpha + np.array([40, 110, 60]) * (1 - alpha)).astype(np.uint8)
-        small: np.ndarray = cv2.resize(cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), (TW, TH), interpolation=cv2.INTER_AREA)
-        return small
-    except Exception:  # the renderer is optional: fall back to our own drawing
-        return _pil_sprite(tile)
-
-
-def _pil_sprite(tile: Tile) -> np.ndarray:
-    im = Image.new("RGB", (TW, TH), (30, 90, 70) if tile == Tile.BACK else (240, 235, 215))
-    d = ImageDraw.Draw(im)
-    d.rectangle((0, 0, TW - 1, TH - 1), outline=(120, 110, 90), width=2)
-    if tile != Tile.BACK:
-        try:
-            font: Any = ImageFont.truetype("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", 22)
-        except OSError:
-            font = ImageFont.load_default()
-        colour = (200, 30, 30) if tile.suit in "mf" else (20, 60, 160)
-        d.text((TW / 2, TH / 2 - 6), tile.chinese[:2], font=font, fill=colour, anchor="mm")
-        d.text((TW / 2, TH - 10), str(tile), fill=(0, 0, 0), anchor="mm")
-    return cv2.cvtColor(np.asarray(im), cv2.COLOR_RGB2BGR)
+    style = make_style(0)
+    rgba = back_image(style) if tile == Tile.BACK else face_image(tile, style)
+    rgb = np.ascontiguousarray(rgba[..., :3])
+    alpha = rgba[..., 3:4].astype(np.float32) / 255
+    rgb = (rgb * alpha + np.array([40, 110, 60]) * (1 - alpha)).astype(np.uint8)
+    small: np.ndarray = cv2.resize(cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), (TW, TH), interpolation=cv2.INTER_AREA)
+    return small
 
 
 def render_hand_photo(hand_text: str, scale: int = 2) -> tuple[bytes, PhotoReading]:
