@@ -17,6 +17,7 @@ from engine.tiles import Tile
 from vision.classifier import TileClassifier, crop_boxes
 from vision.detections import Detections
 from vision.detector import TileDetector, box_iou
+from vision.row_crops import row_crops
 
 __all__ = ["TileReader", "VideoReader", "MODELS_DIR", "DETECTOR_PATH", "CLASSIFIER_PATH", "LIVE_DETECT_SIZE"]
 
@@ -41,12 +42,13 @@ class TileReader:
         self.classifier = classifier or TileClassifier(CLASSIFIER_PATH)
 
     def classify(self, image: np.ndarray, dets: Detections) -> Detections:
-        """Name the face-up tiles of ``dets`` from crops of ``image``."""
+        """Name the face-up tiles of ``dets`` from crops of ``image``, cut along their rows
+        (``vision.row_crops``)."""
         code = np.full(len(dets), int(Tile.BACK), dtype=np.int64)
         prob = np.ones(len(dets), dtype=np.float32)
         up = np.flatnonzero(dets.face_up)
         if len(up):
-            c, p = self.classifier(crop_boxes(image, dets.xyxy[up]))
+            c, p = self.classifier(row_crops(image, dets.xyxy[up]))
             code[up], prob[up] = c, p
         return dets.with_codes(code, prob)
 

@@ -30,8 +30,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from engine.tiles import Tile
-    from vision.classifier import TileClassifier, crop_boxes
+    from vision.classifier import TileClassifier
+    from vision.detections import Detections
     from vision.detector import DEFAULT_CONF, DEFAULT_NESTED, TileDetector
     from vision.evaluation import Scores, iter_dataset
     from vision.imageio import load_image
@@ -65,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
         det = reader(image)
         crop_codes = None
         if (gt.code >= 0).any():
-            crop_codes, _ = reader.classifier(crop_boxes(image, gt.xyxy))
-            crop_codes = crop_codes.copy()
-            crop_codes[~gt.face_up] = int(Tile.BACK)
+            # the true boxes, read as the reader reads its own (crops cut along their rows)
+            truth = Detections(gt.xyxy.astype(np.float32), np.ones(len(gt.xyxy), np.float32), gt.face_up.astype(bool))
+            crop_codes = reader.classify(image, truth).code
         scores.add(gt, det, crop_codes)
     summary = scores.summary()
     if args.json:
