@@ -92,7 +92,7 @@ def test_a_taught_set_reads_the_photo(tmp_path, monkeypatch, capsys) -> None:  #
 def test_the_command_line_writes_the_annotated_photo(tmp_path, capsys) -> None:  # noqa: ANN001
     from mahjongero.cli import main
 
-    path, _ = shoot(tmp_path, "123m456p789s11z / [555p]^1 /")
+    path, _ = shoot(tmp_path, "123m456p789s11z / [777z]^1 /")  # a dragon pung: the 1 tai Singapore asks
     out = tmp_path / "read.png"
     assert main(["score", str(path), "--variant", "singapore", "--annotate", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["annotated"] == str(out)
