@@ -92,7 +92,7 @@ def _along(image: np.ndarray, box: tuple[float, float, float, float], run: Row, 
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     scale = min(1.0, LONGEST / max(w, h))  # the classifier reads 64 px: big tiles are cut smaller
     w, h = w * scale, h * scale
-    m = cv2.getRotationMatrix2D((cx, cy), angle - 90 * quarter, scale)
+    m = np.asarray(cv2.getRotationMatrix2D((cx, cy), angle - 90 * quarter, scale), dtype=np.float64)
     m[:, 2] += np.array([w / 2 - cx, h / 2 - cy])
     # warp from the patch around the tile only, never the whole frame
     reach = float(np.hypot(w, h)) / scale / 2 + 2
