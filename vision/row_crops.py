@@ -61,9 +61,14 @@ def row_crops(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN) 
     return crops
 
 
+def _angle(run: Row) -> float:
+    """The run's reading direction in degrees, clockwise on screen from the picture's x axis."""
+    return float(np.degrees(np.arctan2(run.direction[1], run.direction[0])))
+
+
 def _residual_angle(run: Row) -> float:
     """The run's angle from the nearest axis of the picture, in degrees (0-45)."""
-    angle = float(np.degrees(np.arctan2(run.direction[1], run.direction[0])))
+    angle = _angle(run)
     return abs(angle - 90 * round(angle / 90))
 
 
@@ -80,7 +85,7 @@ def _along(image: np.ndarray, box: tuple[float, float, float, float], run: Row, 
            margin: float) -> np.ndarray:
     """One tile of ``run`` cut as a rectangle ``pitch`` long along the row, turned square."""
     x1, y1, x2, y2 = box
-    angle = float(np.degrees(np.arctan2(run.direction[1], run.direction[0])))
+    angle = _angle(run)
     quarter = round(angle / 90)
     c, s = abs(float(run.direction[0])), abs(float(run.direction[1]))
     # depth across the row: the box is pitch*c + depth*s wide and pitch*s + depth*c high;
