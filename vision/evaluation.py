@@ -177,6 +177,19 @@ def average_precision(records: list[tuple[float, bool]], n_gt: int) -> float:
     return float(np.mean(np.where(idx < len(prec), prec[np.minimum(idx, len(prec) - 1)], 0.0)))
 
 
+SIDE_EDGES = (20, 30, 45, 70)  # px: a tile's short side, the buckets of ``Scores.by_side``
+SIDE_BUCKETS = ("under20px", "20-30px", "30-45px", "45-70px", "70px+")
+
+
+def side_bucket(side: float) -> str:
+    """The bucket of a tile whose box's short side is ``side`` pixels.
+
+    >>> side_bucket(19.9), side_bucket(30), side_bucket(200)
+    ('under20px', '30-45px', '70px+')
+    """
+    return SIDE_BUCKETS[int(np.searchsorted(SIDE_EDGES, side, side="right"))]
+
+
 @dataclass
 class Scores:
     """Running totals over images."""
@@ -196,6 +209,7 @@ class Scores:
     ap_records: list[tuple[float, bool, int]] = field(default_factory=list)  # (conf, tp, class)
     gt_per_class: dict[int, int] = field(default_factory=dict)
     confusions: list[tuple[str, int, int]] = field(default_factory=list)  # (image, true, said)
+    by_side: dict[str, list[int]] = field(default_factory=dict)  # size bucket -> [right, named] (face up)
 
     def add(self, gt: GroundTruth, det: Detections, crop_codes: np.ndarray | None = None) -> None:
         m = match(gt.xyxy, det.xyxy)
@@ -218,9 +232,20 @@ class Scores:
             self.crop_right += int((known & (crop_codes == gt.code)).sum())
             for i in np.flatnonzero(known & (crop_codes != gt.code)):
                 self.confusions.append((gt.image.name, int(gt.code[i]), int(crop_codes[i])))
+            self._add_sides(gt, crop_codes)
         if len(gt.code) and known.all():
             self.hands += 1
             self.hands_right += int(right.all())
+
+    def _add_sides(self, gt: GroundTruth, crop_codes: np.ndarray) -> None:
+        """Face-up tiles named on their true boxes, by the box's short side in pixels: how
+        near the camera must be (a back needs no reading, so backs are left out)."""
+        faces = np.flatnonzero((gt.code >= 0) & (gt.code != int(Tile.BACK)))
+        sides = (gt.xyxy[faces, 2:] - gt.xyxy[faces, :2]).min(1) if len(faces) else np.zeros(0)
+        for i, side in zip(faces, sides, strict=True):
+            tally = self.by_side.setdefault(side_bucket(float(side)), [0, 0])
+            tally[0] += int(crop_codes[i] == gt.code[i])
+            tally[1] += 1
 
     def _add_ap(self, gt: GroundTruth, det: Detections) -> None:
         gcls = np.where(gt.face_up, 0, 1)
@@ -266,6 +291,8 @@ class Scores:
             "tile_accuracy_on_gt_boxes": r(self.crop_right, self.crop_coded),
             "hands_fully_labelled": self.hands,
             "hands_read_right": r(self.hands_right, self.hands),
+            **{f"face_up_on_gt_boxes_{b}": r(*self.by_side[b]) for b in SIDE_BUCKETS if b in self.by_side},
+            **{f"face_up_tiles_{b}": self.by_side[b][1] for b in SIDE_BUCKETS if b in self.by_side},
         }
 
 

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=1))
     else:
         for key, value in summary.items():
-            print(f"{key:>28}: {value}")
+            print(f"{key:>34}: {value}")
     if args.confusions:
         for name, true, said in scores.confusions:
             print(f"  {Tile(true)!s:>3} read as {Tile(said)!s:<3} {name}")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.tiles import Tile
 from vision.detections import Detections
 from vision.evaluation import GroundTruth, Scores, load_codes_csv, match, read_yolo_labels
 
@@ -59,3 +60,18 @@ def test_committed_real_labels_are_valid() -> None:
     got = load_codes_csv(csv)
     assert sum(len(v) for v in got.values()) >= 300
     assert len(got) >= 40
+
+
+def test_accuracy_by_tile_size_leaves_out_backs() -> None:
+    gt = GroundTruth(
+        Path("x.jpg"),
+        np.array([[0, 0, 15, 20], [20, 0, 60, 50], [70, 0, 110, 50], [120, 0, 160, 50]], np.float32),
+        np.array([True, True, True, False]),
+        np.array([4, 5, 6, int(Tile.BACK)]),
+    )
+    s = Scores()
+    s.add(gt, Detections.empty(), crop_codes=np.array([4, 5, 7, int(Tile.BACK)]))
+    out = s.summary()
+    assert out["face_up_on_gt_boxes_under20px"] == 1.0 and out["face_up_tiles_under20px"] == 1
+    assert out["face_up_on_gt_boxes_30-45px"] == 0.5 and out["face_up_tiles_30-45px"] == 2
+    assert "face_up_tiles_70px+" not in out
