@@ -67,39 +67,44 @@ def test_second_look_only_for_crops_the_first_turn_is_unsure_of() -> None:
     side = sorted((DATA / "labels").glob("*.json"))[0]
     tiles = [t for t in json.loads(side.read_text())["tiles"] if t["face"] == "up"]
     crops = crop_boxes(load_image(DATA / "images" / f"{side.stem}.jpg"), np.array([t["box"] for t in tiles]))
-    upright = TileClassifier(CLASSIFIER_PATH, turns=(0,), shifts=()).probabilities(crops)
-    turned = TileClassifier(CLASSIFIER_PATH, turns=(2,), shifts=()).probabilities(crops)
+    upright = TileClassifier(CLASSIFIER_PATH, turns=(0,), trim=0).probabilities(crops)
+    turned = TileClassifier(CLASSIFIER_PATH, turns=(2,), trim=0).probabilities(crops)
     sure = float(np.median(upright.max(1)))  # half the crops get a second look
-    mixed = TileClassifier(CLASSIFIER_PATH, sure=sure, shifts=()).probabilities(crops)
+    mixed = TileClassifier(CLASSIFIER_PATH, sure=sure, trim=0).probabilities(crops)
     unsure = upright.max(1) < sure
     assert 0 < unsure.sum() < len(crops)
     np.testing.assert_allclose(mixed[~unsure], upright[~unsure], atol=1e-5)
     np.testing.assert_allclose(mixed[unsure], (upright[unsure] + turned[unsure]) / 2, atol=1e-5)
-    always = TileClassifier(CLASSIFIER_PATH, sure=1.01, shifts=()).probabilities(crops)
+    always = TileClassifier(CLASSIFIER_PATH, sure=1.01, trim=0).probabilities(crops)
     np.testing.assert_allclose(always, (upright + turned) / 2, atol=1e-5)
 
 
-def test_shifted_looks_only_for_crops_still_unsure_after_the_turns() -> None:
-    from vision.classifier import SHIFTS, TileClassifier, shifted
+def test_trimmed_look_only_for_crops_still_unsure_after_the_turns() -> None:
+    from vision.classifier import TRIM, TileClassifier, trimmed
 
     side = sorted((DATA / "labels").glob("*.json"))[0]
     tiles = [t for t in json.loads(side.read_text())["tiles"] if t["face"] == "up"]
     crops = crop_boxes(load_image(DATA / "images" / f"{side.stem}.jpg"), np.array([t["box"] for t in tiles]))
-    turns = TileClassifier(CLASSIFIER_PATH, sure=1.01, shifts=()).probabilities(crops)
+    upright = TileClassifier(CLASSIFIER_PATH, turns=(0,), trim=0)
+    turns = TileClassifier(CLASSIFIER_PATH, sure=1.01, trim=0).probabilities(crops)
+    looks = upright.probabilities([trimmed(c, TRIM) for c in crops])
+    every = TileClassifier(CLASSIFIER_PATH, sure=1.01, trimmed_most=len(crops)).probabilities(crops)
+    np.testing.assert_allclose(every, (turns + looks) / 2, atol=1e-5)
     sure = float(np.median(turns.max(1)))
-    got = TileClassifier(CLASSIFIER_PATH, sure=1.01).probabilities(crops)  # every crop is unsure
-    upright = TileClassifier(CLASSIFIER_PATH, turns=(0,), shifts=())
-    looks = [upright.probabilities([shifted(c, *s) for c in crops]) for s in SHIFTS]
-    np.testing.assert_allclose(got, (turns + sum(looks)) / (1 + len(SHIFTS)), atol=1e-5)
-    some = TileClassifier(CLASSIFIER_PATH, sure=sure).probabilities(crops)
+    some = TileClassifier(CLASSIFIER_PATH, sure=sure, trimmed_most=len(crops)).probabilities(crops)
     first = upright.probabilities(crops)
     at_once = first.max(1) >= sure  # no second look at all
-    after_turns = ~at_once & (turns.max(1) >= sure)  # the turns settle it: no shifted looks
-    shifted_too = ~at_once & ~after_turns
-    assert at_once.any() and shifted_too.any()
+    after_turns = ~at_once & (turns.max(1) >= sure)  # the turns settle it: no trimmed look
+    trimmed_too = ~at_once & ~after_turns
+    assert at_once.any() and trimmed_too.any()
     np.testing.assert_allclose(some[at_once], first[at_once], atol=1e-5)
     np.testing.assert_allclose(some[after_turns], turns[after_turns], atol=1e-5)
-    np.testing.assert_allclose(some[shifted_too], got[shifted_too], atol=1e-5)
+    np.testing.assert_allclose(some[trimmed_too], every[trimmed_too], atol=1e-5)
+    one = TileClassifier(CLASSIFIER_PATH, sure=1.01, trimmed_most=1).probabilities(crops)
+    least = int(turns.max(1).argmin())  # the budget goes to the least sure crop
+    np.testing.assert_allclose(one[least], every[least], atol=1e-5)
+    rest = np.arange(len(crops)) != least
+    np.testing.assert_allclose(one[rest], turns[rest], atol=1e-5)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
