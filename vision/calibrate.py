@@ -569,9 +569,9 @@ class PrototypeClassifier:
     / 94.0 / 91.7 %, never below either. v7's features carry more of the set: on 252 tiles a
     style (crops cut as ``PHOTO_CUTS`` says) prior 0 / 0.25 / 0.5 read styles 777, 321, 555,
     901 at 99.6 / 97.6 / 98.4 / 99.6 %, 99.6 / 98.0 / 97.2 / 99.6 % and 99.6 / 96.8 / 96.8 /
-    99.6 %, and four more unseen styles, looked at only to check the choice (1234, 2024, 3000, 4321), at 98.4 / 98.0 / 98.8
-    / 98.8 %, 98.4 / 98.4 / 98.8 / 98.8 % and 98.4 / 98.0 / 98.0 / 98.8 %: 0.25 is never below
-    0.5 on any of the eight (``benchmarks/bench_live.py``).
+    99.6 %, and four more unseen styles, looked at only to check the choice (1234, 2024,
+    3000, 4321), at 98.4 / 98.0 / 98.8 / 98.8 %, 98.4 / 98.4 / 98.8 / 98.8 % and 98.4 / 98.0 /
+    98.0 / 98.8 %: 0.25 is never below 0.5 on any of the eight (``benchmarks/bench_live.py``).
 
     ``cuts``: the crops of one call (one photo) are also read cut to each of these shares of
     their height, kept from the bottom; the share the photo's crops are surest at, on average,

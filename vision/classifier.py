@@ -149,11 +149,13 @@ class TileClassifier:
         if len(unsure) and rest:
             [more] = self._over_turns(x[unsure], rest)
             first[unsure] = (first[unsure] + more * len(rest)) / len(self.turns)
-        unsure = unsure[np.argsort(first[unsure].max(1), kind="stable")]
-        unsure = unsure[first[unsure].max(1) < self.sure][: self.trimmed_most]
         if len(unsure) and self.trim > 0:
-            [seen] = self._over_turns(self.preprocess([trimmed(crops[i], self.trim) for i in unsure]), (0,))
-            first[unsure] = (first[unsure] + seen) / 2
+            surety = first[unsure].max(1)
+            order = np.argsort(surety, kind="stable")  # the least sure first, up to trimmed_most
+            still = unsure[order][surety[order] < self.sure][: self.trimmed_most]
+            if len(still):
+                [seen] = self._over_turns(self.preprocess([trimmed(crops[i], self.trim) for i in still]), (0,))
+                first[still] = (first[still] + seen) / 2
         return first
 
     def features(self, crops: Sequence[np.ndarray]) -> np.ndarray:
