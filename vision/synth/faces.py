@@ -96,6 +96,16 @@ class Style:
     split: float = 0.45  # where the numeral ends and 萬 begins on the characters suit
     engraved: float = 0.0  # darkening of the ink's lower-right edge (carved look)
     american: bool = False  # American-style set: big Arabic index / wind letter, art shrunk
+    # The flowers' index and name in blue and the seasons' in red, as on every set in the real
+    # photos (the renderer had it the other way round, and the classifier read a real blue 4
+    # flower as the 4 season); the reverse on a quarter of the styles, so the ink is a hint
+    # and never the whole answer.
+    flowers_blue: bool = True
+    # Many sets draw one potted blossom on all eight and tell them apart only by the index
+    # (an Arabic or a Chinese numeral, the name beside it or not), as the real photos' sets do.
+    flower_pot: bool = False
+    flower_chinese_index: bool = False
+    flower_name: bool = True
 
     @property
     def back_rgb(self) -> RGB:
@@ -170,6 +180,12 @@ def make_style(k: int) -> Style:
         split=float(rng.uniform(0.4, 0.5)),
         engraved=float(rng.choice([0.0, rng.uniform(0.2, 0.5)])),
         american=k % 12 == 11,
+        # drawn last, so the other attributes stay as they were; the common designs as on the
+        # real photos' sets
+        flowers_blue=bool(rng.random() < 0.75) or k < 4,
+        flower_pot=bool(rng.random() < 0.4) or k in (1, 3),
+        flower_chinese_index=bool(rng.random() < 0.3),
+        flower_name=bool(rng.random() < 0.7),
     )
 
 
@@ -499,15 +515,34 @@ def _plant(c: _Canvas, k: int) -> None:
         _blossom(c, 0.4, 0.8, 0.06, (220, 60, 80))
 
 
+def _potted_blossom(c: _Canvas) -> None:
+    """The one picture of sets whose flowers differ only by their index: a blossom in a pot."""
+    s = c.s
+    leaf = _mix(s.green, (40, 90, 40), 0.3)
+    c.poly([(0.34, 0.8), (0.66, 0.8), (0.6, 0.95), (0.4, 0.95)], s.blue)
+    for p, q in (((0.5, 0.8), (0.5, 0.45)), ((0.5, 0.7), (0.3, 0.5)), ((0.5, 0.66), (0.72, 0.4))):
+        c.line(p, q, leaf, 0.03)
+    c.ellipse(0.34, 0.66, 0.12, 0.035, -35, leaf)
+    c.ellipse(0.67, 0.6, 0.12, 0.035, 35, leaf)
+    _blossom(c, 0.5, 0.5, 0.16, s.red, 6)
+    _blossom(c, 0.7, 0.38, 0.08, _mix(s.red, (255, 255, 255), 0.3))
+
+
 def _flower(c: _Canvas, t: Tile) -> None:
     s = c.s
     k = t - Tile.FLOWER1
-    _plant(c, k)
+    if s.flower_pot:
+        _potted_blossom(c)
+    else:
+        _plant(c, k)
     n = k % 4 + 1
-    num_col = s.red if k < 4 else s.blue
-    ch_col = s.green if k < 4 else s.red
-    c.text(str(n), (0.05, 0.03, 0.25, 0.2), num_col, latin=True, stroke=0)
-    c.text(_FLOWER_CHARS[k], (0.7, 0.03, 0.95, 0.24), ch_col)
+    ink = s.blue if (k < 4) == s.flowers_blue else s.red  # flowers 0-3, seasons 4-7
+    if s.flower_chinese_index:
+        c.text(_NUMERALS[n - 1], (0.05, 0.03, 0.27, 0.2), ink)
+    else:
+        c.text(str(n), (0.05, 0.03, 0.25, 0.2), ink, latin=True, stroke=0)
+    if s.flower_name:
+        c.text(_FLOWER_CHARS[k], (0.7, 0.03, 0.95, 0.24), ink)
 
 
 def _animal(c: _Canvas, t: Tile) -> None:

@@ -51,3 +51,38 @@ def test_cjk_fonts_include_brush_and_plain_faces() -> None:
 def test_faces_differ_between_styles() -> None:
     a, b = face_image(Tile.M5, make_style(0)), face_image(Tile.M5, make_style(1))
     assert not np.array_equal(a, b)
+
+
+def _index_ink(t: Tile, k: int) -> np.ndarray:
+    """Mean colour of the ink in the index corner of tile ``t`` in style ``k``."""
+    style = make_style(k)
+    corner = face_image(t, style)[int(0.03 * FACE_H) : int(0.2 * FACE_H), int(0.05 * FACE_W) : int(0.25 * FACE_W), :3]
+    rgb = corner.reshape(-1, 3).astype(float)
+    ink = rgb[np.abs(rgb - np.array(style.face_rgb)).sum(-1) > 120]
+    assert len(ink), f"no index drawn on {t} in style {k}"
+    return ink.mean(0)
+
+
+def _bluer(colour: np.ndarray, k: int) -> bool:
+    s = make_style(k)
+    return bool(np.abs(colour - s.blue).sum() < np.abs(colour - s.red).sum())
+
+
+def test_flowers_and_seasons_are_inked_apart_either_way_round() -> None:
+    blue_flowers = {make_style(k).flowers_blue for k in range(NUM_STYLES)}
+    assert blue_flowers == {True, False}
+    for k in range(NUM_STYLES):
+        blue = make_style(k).flowers_blue
+        assert _bluer(_index_ink(Tile.FLOWER2, k), k) == blue, k
+        assert _bluer(_index_ink(Tile.SEASON2, k), k) != blue, k
+    assert all(make_style(k).flowers_blue for k in range(4))  # the common designs, as the real sets
+
+
+def test_potted_flowers_differ_only_by_their_index() -> None:
+    potted = [k for k in range(NUM_STYLES) if make_style(k).flower_pot]
+    assert potted and len(potted) < NUM_STYLES
+    s = make_style(potted[0])
+    below = int(0.3 * FACE_H)  # under the index and name
+    a, b = face_image(Tile.FLOWER1, s)[below:], face_image(Tile.SEASON3, s)[below:]
+    assert np.array_equal(a, b)
+    assert not np.array_equal(face_image(Tile.FLOWER1, s), face_image(Tile.SEASON3, s))
