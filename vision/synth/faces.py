@@ -101,9 +101,7 @@ class Style:
     # flower as the 4 season); the reverse on a quarter of the styles, so the ink is a hint
     # and never the whole answer.
     flowers_blue: bool = True
-    # Many sets draw one potted blossom on all eight and tell them apart only by the index
-    # (an Arabic or a Chinese numeral, the name beside it or not), as the real photos' sets do.
-    flower_pot: bool = False
+    # The index an Arabic or a Chinese numeral, the name beside it or not, as on the real sets.
     flower_chinese_index: bool = False
     flower_name: bool = True
 
@@ -183,7 +181,6 @@ def make_style(k: int) -> Style:
         # drawn last, so the other attributes stay as they were; the common designs as on the
         # real photos' sets
         flowers_blue=bool(rng.random() < 0.75) or k < 4,
-        flower_pot=bool(rng.random() < 0.4) or k in (1, 3),
         flower_chinese_index=bool(rng.random() < 0.3),
         flower_name=bool(rng.random() < 0.7),
     )
@@ -515,26 +512,10 @@ def _plant(c: _Canvas, k: int) -> None:
         _blossom(c, 0.4, 0.8, 0.06, (220, 60, 80))
 
 
-def _potted_blossom(c: _Canvas) -> None:
-    """The one picture of sets whose flowers differ only by their index: a blossom in a pot."""
-    s = c.s
-    leaf = _mix(s.green, (40, 90, 40), 0.3)
-    c.poly([(0.34, 0.8), (0.66, 0.8), (0.6, 0.95), (0.4, 0.95)], s.blue)
-    for p, q in (((0.5, 0.8), (0.5, 0.45)), ((0.5, 0.7), (0.3, 0.5)), ((0.5, 0.66), (0.72, 0.4))):
-        c.line(p, q, leaf, 0.03)
-    c.ellipse(0.34, 0.66, 0.12, 0.035, -35, leaf)
-    c.ellipse(0.67, 0.6, 0.12, 0.035, 35, leaf)
-    _blossom(c, 0.5, 0.5, 0.16, s.red, 6)
-    _blossom(c, 0.7, 0.38, 0.08, _mix(s.red, (255, 255, 255), 0.3))
-
-
 def _flower(c: _Canvas, t: Tile) -> None:
     s = c.s
     k = t - Tile.FLOWER1
-    if s.flower_pot:
-        _potted_blossom(c)
-    else:
-        _plant(c, k)
+    _plant(c, k)
     n = k % 4 + 1
     ink = s.blue if (k < 4) == s.flowers_blue else s.red  # flowers 0-3, seasons 4-7
     if s.flower_chinese_index:

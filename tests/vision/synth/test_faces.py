@@ -77,12 +77,3 @@ def test_flowers_and_seasons_are_inked_apart_either_way_round() -> None:
         assert _bluer(_index_ink(Tile.SEASON2, k), k) != blue, k
     assert all(make_style(k).flowers_blue for k in range(4))  # the common designs, as the real sets
 
-
-def test_potted_flowers_differ_only_by_their_index() -> None:
-    potted = [k for k in range(NUM_STYLES) if make_style(k).flower_pot]
-    assert potted and len(potted) < NUM_STYLES
-    s = make_style(potted[0])
-    below = int(0.3 * FACE_H)  # under the index and name
-    a, b = face_image(Tile.FLOWER1, s)[below:], face_image(Tile.SEASON3, s)[below:]
-    assert np.array_equal(a, b)
-    assert not np.array_equal(face_image(Tile.FLOWER1, s), face_image(Tile.SEASON3, s))
