@@ -76,4 +76,3 @@ def test_flowers_and_seasons_are_inked_apart_either_way_round() -> None:
         assert _bluer(_index_ink(Tile.FLOWER2, k), k) == blue, k
         assert _bluer(_index_ink(Tile.SEASON2, k), k) != blue, k
     assert all(make_style(k).flowers_blue for k in range(4))  # the common designs, as the real sets
-
