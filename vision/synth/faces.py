@@ -104,6 +104,9 @@ class Style:
     # The index an Arabic or a Chinese numeral, the name beside it or not, as on the real sets.
     flower_chinese_index: bool = False
     flower_name: bool = True
+    # Some sets write the name at the top left and the index at the top right (a real
+    # validation photo's set does; its 1 flower was read as the 3 flower).
+    flower_index_right: bool = False
 
     @property
     def back_rgb(self) -> RGB:
@@ -183,6 +186,7 @@ def make_style(k: int) -> Style:
         flowers_blue=bool(rng.random() < 0.75) or k < 4,
         flower_chinese_index=bool(rng.random() < 0.3),
         flower_name=bool(rng.random() < 0.7),
+        flower_index_right=bool(rng.random() < 0.3) and k >= 4,
     )
 
 
@@ -518,12 +522,13 @@ def _flower(c: _Canvas, t: Tile) -> None:
     _plant(c, k)
     n = k % 4 + 1
     ink = s.blue if (k < 4) == s.flowers_blue else s.red  # flowers 0-3, seasons 4-7
+    right = s.flower_index_right
     if s.flower_chinese_index:
-        c.text(_NUMERALS[n - 1], (0.05, 0.03, 0.27, 0.2), ink)
+        c.text(_NUMERALS[n - 1], (0.71, 0.03, 0.93, 0.2) if right else (0.05, 0.03, 0.27, 0.2), ink)
     else:
-        c.text(str(n), (0.05, 0.03, 0.25, 0.2), ink, latin=True, stroke=0)
+        c.text(str(n), (0.72, 0.03, 0.92, 0.2) if right else (0.05, 0.03, 0.25, 0.2), ink, latin=True, stroke=0)
     if s.flower_name:
-        c.text(_FLOWER_CHARS[k], (0.7, 0.03, 0.95, 0.24), ink)
+        c.text(_FLOWER_CHARS[k], (0.05, 0.03, 0.3, 0.24) if right else (0.7, 0.03, 0.95, 0.24), ink)
 
 
 def _animal(c: _Canvas, t: Tile) -> None:

@@ -56,7 +56,8 @@ def test_faces_differ_between_styles() -> None:
 def _index_ink(t: Tile, k: int) -> np.ndarray:
     """Mean colour of the ink in the index corner of tile ``t`` in style ``k``."""
     style = make_style(k)
-    corner = face_image(t, style)[int(0.03 * FACE_H) : int(0.2 * FACE_H), int(0.05 * FACE_W) : int(0.25 * FACE_W), :3]
+    x0, x1 = (0.72, 0.92) if style.flower_index_right and t >= Tile.FLOWER1 else (0.05, 0.25)
+    corner = face_image(t, style)[int(0.03 * FACE_H) : int(0.2 * FACE_H), int(x0 * FACE_W) : int(x1 * FACE_W), :3]
     rgb = corner.reshape(-1, 3).astype(float)
     ink = rgb[np.abs(rgb - np.array(style.face_rgb)).sum(-1) > 120]
     assert len(ink), f"no index drawn on {t} in style {k}"
@@ -76,3 +77,11 @@ def test_flowers_and_seasons_are_inked_apart_either_way_round() -> None:
         assert _bluer(_index_ink(Tile.FLOWER2, k), k) == blue, k
         assert _bluer(_index_ink(Tile.SEASON2, k), k) != blue, k
     assert all(make_style(k).flowers_blue for k in range(4))  # the common designs, as the real sets
+
+
+def test_some_sets_write_the_flowers_index_on_the_right() -> None:
+    right = [k for k in range(NUM_STYLES) if make_style(k).flower_index_right]
+    assert right and len(right) < NUM_STYLES / 2
+    for k in right:  # the index stands where other sets write the name, in the same ink
+        assert _bluer(_index_ink(Tile.FLOWER1, k), k) == make_style(k).flowers_blue, k
+    assert not any(make_style(k).flower_index_right for k in range(4))  # the common designs stay
