@@ -130,8 +130,8 @@ def test_the_shipped_classifier_learns_an_unseen_set_from_its_guide_photo() -> N
 
 def test_a_photo_of_a_standing_row_is_read_from_the_tiles_faces() -> None:
     """A hand photographed steeply from above: each box is mostly the tiles' tops. Reading
-    the unsure crops again from their lower part names tiles the whole crops miss, and
-    never loses one the whole crops named (unseen style 555, whose 万 rows fooled it)."""
+    the crops also from their lower part names tiles the whole crops miss, and never loses
+    one the whole crops named (unseen style 555, whose 万 rows fooled it)."""
     from vision.classifier import TileClassifier
     from vision.reader import CLASSIFIER_PATH
     from vision.scripted import HandLayout, hand_photo
