@@ -107,6 +107,11 @@ class Style:
     # Some sets write the name at the top left and the index at the top right (a real
     # validation photo's set does; its 1 flower was read as the 3 flower).
     flower_index_right: bool = False
+    # The plants' colours: "natural", turned round the colour wheel by ``flower_art_hue``
+    # degrees, or all in the index's ink. Real sets paint a blue bamboo or a red orchid; with
+    # natural colours only, v8 read a real blue 4-flower bamboo as the blue winter snowflake.
+    flower_art: str = "natural"
+    flower_art_hue: float = 0.0
 
     @property
     def back_rgb(self) -> RGB:
@@ -187,6 +192,8 @@ def make_style(k: int) -> Style:
         flower_chinese_index=bool(rng.random() < 0.3),
         flower_name=bool(rng.random() < 0.7),
         flower_index_right=bool(rng.random() < 0.3) and k >= 4,
+        flower_art="natural" if k < 4 else str(rng.choice(["natural", "hue", "ink"], p=[0.55, 0.3, 0.15])),
+        flower_art_hue=float(rng.uniform(60, 300)),
     )
 
 
@@ -516,12 +523,29 @@ def _plant(c: _Canvas, k: int) -> None:
         _blossom(c, 0.4, 0.8, 0.06, (220, 60, 80))
 
 
+def _recolour_plant(c: _Canvas, ink: RGB) -> None:
+    """The plant just drawn in the style's ``flower_art`` colours (see ``Style``)."""
+    s = c.s
+    if s.flower_art == "natural":
+        return
+    drawn = np.abs(c.img - np.array(s.face_rgb, np.float32)).sum(-1) > 30
+    if s.flower_art == "ink":  # the ink's colour, dark where the drawing was dark
+        shade = c.img[drawn].mean(-1, keepdims=True) / 255.0
+        c.img[drawn] = np.array(ink, np.float32) * (0.6 + 0.6 * shade).clip(0, 1.2)
+        np.clip(c.img, 0, 255, out=c.img)
+        return
+    hsv = cv2.cvtColor(c.img / 255.0, cv2.COLOR_RGB2HSV)  # float: hue in degrees
+    hsv[..., 0] = (hsv[..., 0] + s.flower_art_hue) % 360
+    c.img[drawn] = cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)[drawn] * 255.0
+
+
 def _flower(c: _Canvas, t: Tile) -> None:
     s = c.s
     k = t - Tile.FLOWER1
-    _plant(c, k)
     n = k % 4 + 1
     ink = s.blue if (k < 4) == s.flowers_blue else s.red  # flowers 0-3, seasons 4-7
+    _plant(c, k)
+    _recolour_plant(c, ink)
     right = s.flower_index_right
     if s.flower_chinese_index:
         c.text(_NUMERALS[n - 1], (0.71, 0.03, 0.93, 0.2) if right else (0.05, 0.03, 0.27, 0.2), ink)

@@ -85,3 +85,22 @@ def test_some_sets_write_the_flowers_index_on_the_right() -> None:
     for k in right:  # the index stands where other sets write the name, in the same ink
         assert _bluer(_index_ink(Tile.FLOWER1, k), k) == make_style(k).flowers_blue, k
     assert not any(make_style(k).flower_index_right for k in range(4))  # the common designs stay
+
+
+def test_some_sets_paint_their_flowers_in_other_colours() -> None:
+    """The plant's colours change (a blue bamboo must not read as the blue snowflake); the
+    index in its corner does not."""
+    import dataclasses
+
+    arts = {make_style(k).flower_art for k in range(NUM_STYLES)}
+    assert arts == {"natural", "hue", "ink"}
+    for k in range(NUM_STYLES):
+        style = make_style(k)
+        if style.flower_art == "natural":
+            continue
+        plain = dataclasses.replace(style, flower_art="natural")
+        painted, natural = face_image(Tile.FLOWER4, style), face_image(Tile.FLOWER4, plain)
+        lower = slice(FACE_H // 2, None)
+        assert np.abs(painted[lower].astype(int) - natural[lower]).sum(-1).max() > 60, k
+        corner = (slice(0, int(0.2 * FACE_H)), slice(None))
+        assert np.array_equal(painted[corner], natural[corner]), k
