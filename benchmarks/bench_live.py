@@ -225,7 +225,7 @@ def calibration(args: argparse.Namespace) -> None:
             before = f"{_accuracy(clf, pictures):.1%}"
             whole = _accuracy(PrototypeClassifier(tileset, clf), pictures)
             after = _accuracy(PrototypeClassifier(tileset, clf, cuts=PHOTO_CUTS), pictures)
-            parts[:0] = [f"probe with the classifier's opinion, unsure crops read again cut to their face {after:.1%}",
+            parts[:0] = [f"probe with the classifier's opinion, crops also read cut to their face {after:.1%}",
                          f"whole crops only {whole:.1%}"]
         if clf is not None:  # the whole path a player takes: the shipped detector reads the guide photo
             from vision.calibrate import CalibrationError

@@ -577,9 +577,11 @@ class PrototypeClassifier:
     their height, kept from the bottom (see ``PHOTO_CUTS``); the ``blend`` shares the photo's
     crops are surest at, on average, name each crop together (their log probabilities
     averaged). Until 2026-11-25 the one surest share named only the crops the whole crop was
-    less than 90 % sure of: with v8's classifier it missed 15 of 1,008 tiles of four unseen
-    styles (1234, 2024, 3000, 4321; 2 / 3 / 4 shares blended: 13 / 11 / 13), and 15 of the
-    benchmark's four (777, 321, 555, 901: 1 / 4 / 9 / 1, blended three 1 / 4 / 4 / 2).
+    less than 90 % sure of. With v8's classifier, on 252 tiles a style, that missed 3 / 5 / 4 /
+    2 tiles of four unseen check styles (1234, 2024, 3000, 4321) and blending three misses
+    2 / 4 / 3 / 3 (two or four shares: 13 and 13 in all, against 11 for three, on the
+    renderer before e01b8e8); on the benchmark's styles 777, 321, 555, 901 it went from 1 / 4
+    / 9 / 1 to 2 / 4 / 4 / 2 (``benchmarks/bench_live.py --only-calibration``).
     """
 
     def __init__(self, tileset: TileSet, classifier: Featurizer | None = None, temperature: float = 0.02,
