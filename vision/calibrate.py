@@ -590,6 +590,8 @@ class PrototypeClassifier:
         self.temperature = temperature
         self.prior = prior
         self.cuts = tuple(cuts) or (1.0,)
+        if blend < 1:
+            raise ValueError(f"blend={blend!r}: name crops by at least one cut share")
         self.blend = blend
         self.classifier = classifier if classifier is not None and classifier.has_features else None
         self.refitted = False

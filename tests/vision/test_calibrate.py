@@ -149,6 +149,8 @@ def test_a_photo_of_a_standing_row_is_read_from_the_tiles_faces() -> None:
     assert (cut == truth).sum() > (whole == truth).sum(), ((cut == truth).sum(), (whole == truth).sum())
     assert not ((whole == truth) & (cut != truth)).any()
     assert PrototypeClassifier(tileset, clf, cuts=PHOTO_CUTS)(crops[:0])[0].shape == (0,)
+    with pytest.raises(ValueError, match="blend=0"):
+        PrototypeClassifier(tileset, clf, cuts=PHOTO_CUTS, blend=0)
 
 
 @pytest.mark.parametrize("style", [777, 555])
