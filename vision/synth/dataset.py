@@ -195,11 +195,14 @@ def write_crops(
     size: tuple[int, int] = (1280, 960),
     quiet: bool = False,
     min_side: int = 18,
+    codes: Sequence[str] | None = None,
 ) -> dict[str, int]:
     """Classifier crops, ``out/{train,val}/<code>/*.png``, cut from rendered scenes.
 
     Tiles are drawn uniformly over all 63 face codes (plus the set's own tiles); scenes are
     rendered until every class has ``per_class`` train and ``val_per_class`` val crops.
+    ``codes``: only these face codes are drawn and cut (more of the classes a model reads
+    worst, e.g. the flowers), each a name of ``Tile.parse``.
     Progress is kept in ``out/.progress.json`` so an interrupted run resumes where it
     stopped and ends with the same files as an uninterrupted one. Returns crops per class.
     """
@@ -216,13 +219,16 @@ def write_crops(
         if old.get("seed") == seed and old.get("need") == need:
             state = old
     state["need"] = need
-    face_codes = [Tile(t) for t in range(63)]
+    face_codes = [Tile(t) for t in range(63)] if codes is None else [Tile.parse(c) for c in codes]
+    if not face_codes or Tile.BACK in face_codes:
+        raise ValueError(f"codes must name face-up tiles, not {codes!r}")
+    wanted = {str(t) for t in face_codes} | ({BACK_CODE} if codes is None else set())
 
     def sampler(rng: np.random.Generator, k: int) -> list[Tile]:
         return [face_codes[int(rng.integers(len(face_codes)))] for _ in range(k)]
 
-    counts: dict[str, int] = state["counts"]
-    total = need * len(CLASS_CODES)
+    counts: dict[str, int] = {c: v for c, v in state["counts"].items() if c in wanted}
+    total = need * len(counts)
     bar = None
     if not quiet:
         from tqdm import tqdm
@@ -237,7 +243,7 @@ def write_crops(
         for lab in res.labels:
             code = lab["code"] if lab["cls"] == 0 else BACK_CODE
             x0, y0, x1, y1 = lab["box"]
-            if min(x1 - x0, y1 - y0) < min_side or counts[code] >= need:
+            if min(x1 - x0, y1 - y0) < min_side or counts.get(code, need) >= need:
                 continue
             side = int(rng.integers(64, 97))
             crop = _crop(res.image, lab["box"], rng, side)
@@ -249,6 +255,7 @@ def write_crops(
             added += 1
         i += 1
         state["next"] = i
+        state["counts"].update(counts)
         _atomic_write(prog_p, json.dumps(state))
         if bar is not None:
             bar.update(added)

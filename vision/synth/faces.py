@@ -112,6 +112,11 @@ class Style:
     # natural colours only, v8 read a real blue 4-flower bamboo as the blue winter snowflake.
     flower_art: str = "natural"
     flower_art_hue: float = 0.0
+    # The plant of the flower this many places on (0: its own). Real sets draw plants and
+    # scenes the renderer never saw; with its own plant always, v8 named flowers by the plant
+    # alone (real flowers with the plant painted out were read right 5 times in 52) and read
+    # a real set's 1 plum as the 3 flower. A borrowed plant leaves only the index and name.
+    flower_plant_shift: int = 0
 
     @property
     def back_rgb(self) -> RGB:
@@ -194,6 +199,7 @@ def make_style(k: int) -> Style:
         flower_index_right=bool(rng.random() < 0.3) and k >= 4,
         flower_art="natural" if k < 4 else str(rng.choice(["natural", "hue", "ink"], p=[0.55, 0.3, 0.15])),
         flower_art_hue=float(rng.uniform(60, 300)),
+        flower_plant_shift=0 if k < 4 or rng.random() >= 0.35 else int(rng.integers(1, 8)),
     )
 
 
@@ -544,7 +550,7 @@ def _flower(c: _Canvas, t: Tile) -> None:
     k = t - Tile.FLOWER1
     n = k % 4 + 1
     ink = s.blue if (k < 4) == s.flowers_blue else s.red  # flowers 0-3, seasons 4-7
-    _plant(c, k)
+    _plant(c, (k + s.flower_plant_shift) % 8)
     _recolour_plant(c, ink)
     right = s.flower_index_right
     if s.flower_chinese_index:

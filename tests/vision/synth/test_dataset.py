@@ -57,6 +57,16 @@ def test_crops_cover_every_class_and_resume(tmp_path: Path) -> None:
     assert json.loads((out / ".progress.json").read_text())["next"] == state["next"]
 
 
+def test_crops_of_chosen_codes_only(tmp_path: Path) -> None:
+    out = tmp_path / "crops"
+    counts = write_crops(out, 2, seed=3, val_per_class=1, size=(640, 480), quiet=True, codes=["1f", "8f"])
+    assert counts == {"1f": 3, "8f": 3}
+    made = {p.parent.name for p in out.rglob("*.png")}
+    assert made == {"1f", "8f"}
+    with pytest.raises(ValueError, match="face-up"):
+        write_crops(tmp_path / "backs", 1, codes=["0x", str(Tile.BACK)], quiet=True)
+
+
 def test_cli_sheet_and_scenes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["synth", "sheet", "--out", str(tmp_path / "s.png"), "--styles", "0,1"]) == 0
     sheet = cv2.imread(str(tmp_path / "s.png"))

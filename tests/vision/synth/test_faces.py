@@ -104,3 +104,25 @@ def test_some_sets_paint_their_flowers_in_other_colours() -> None:
         assert np.abs(painted[lower].astype(int) - natural[lower]).sum(-1).max() > 60, k
         corner = (slice(0, int(0.2 * FACE_H)), slice(None))
         assert np.array_equal(painted[corner], natural[corner]), k
+
+
+def test_some_sets_borrow_another_flowers_plant() -> None:
+    """A third of the styles draw a flower with another flower's plant, so the index and
+    name in the corners are what tells it; they stay where and as they were."""
+    import dataclasses
+
+    shifted = [k for k in range(NUM_STYLES) if make_style(k).flower_plant_shift]
+    assert shifted and len(shifted) < NUM_STYLES / 2
+    assert not any(make_style(k).flower_plant_shift for k in range(4))  # the common designs stay
+    lower = slice(int(0.3 * FACE_H), None)
+    corner = (slice(0, int(0.2 * FACE_H)), slice(None))
+    for k in shifted:
+        style = dataclasses.replace(make_style(k), flower_art="natural")
+        own = dataclasses.replace(style, flower_plant_shift=0)
+        shift = style.flower_plant_shift
+        assert 1 <= shift <= 7, k
+        drawn = face_image(Tile.FLOWER1, style)
+        lender = Tile(Tile.FLOWER1 + shift)
+        assert np.array_equal(drawn[lower], face_image(lender, own)[lower]), k
+        assert not np.array_equal(drawn[lower], face_image(Tile.FLOWER1, own)[lower]), k
+        assert np.array_equal(drawn[corner], face_image(Tile.FLOWER1, own)[corner]), k
