@@ -213,12 +213,14 @@ def write_crops(
         for code in CLASS_CODES:
             (out / split / code).mkdir(parents=True, exist_ok=True)
     prog_p = out / ".progress.json"
+    chosen = sorted(codes) if codes is not None else None  # a run for other codes starts over
     state: dict[str, Any] = {"seed": seed, "next": 0, "counts": {c: 0 for c in CLASS_CODES}}
     if prog_p.exists():
         old = json.loads(prog_p.read_text())
-        if old.get("seed") == seed and old.get("need") == need:
+        if old.get("seed") == seed and old.get("need") == need and old.get("codes") == chosen:
             state = old
     state["need"] = need
+    state["codes"] = chosen
     face_codes = [Tile(t) for t in range(63)] if codes is None else [Tile.parse(c) for c in codes]
     if not face_codes or Tile.BACK in face_codes:
         raise ValueError(f"codes must name face-up tiles, not {codes!r}")

@@ -63,6 +63,9 @@ def test_crops_of_chosen_codes_only(tmp_path: Path) -> None:
     assert counts == {"1f": 3, "8f": 3}
     made = {p.parent.name for p in out.rglob("*.png")}
     assert made == {"1f", "8f"}
+    done = json.loads((out / ".progress.json").read_text())["next"]
+    write_crops(out, 2, seed=3, val_per_class=1, size=(640, 480), quiet=True, codes=["8f", "1f"])
+    assert json.loads((out / ".progress.json").read_text())["next"] == done  # resumed: complete
     with pytest.raises(ValueError, match="face-up"):
         write_crops(tmp_path / "backs", 1, codes=["0x", str(Tile.BACK)], quiet=True)
 
