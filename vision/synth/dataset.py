@@ -206,6 +206,11 @@ def write_crops(
     Progress is kept in ``out/.progress.json`` so an interrupted run resumes where it
     stopped and ends with the same files as an uninterrupted one. Returns crops per class.
     """
+    face_codes = [Tile(t) for t in range(63)] if codes is None else [Tile.parse(c) for c in codes]
+    if not face_codes or Tile.BACK in face_codes:
+        raise ValueError(f"codes must name face-up tiles, not {codes!r}")
+    wanted = {str(t) for t in face_codes} | ({BACK_CODE} if codes is None else set())
+    chosen = None if codes is None else sorted(wanted)  # a run for other codes starts over
     n_val = max(1, per_class // 5) if val_per_class is None else val_per_class
     need = per_class + n_val
     out.mkdir(parents=True, exist_ok=True)
@@ -213,23 +218,18 @@ def write_crops(
         for code in CLASS_CODES:
             (out / split / code).mkdir(parents=True, exist_ok=True)
     prog_p = out / ".progress.json"
-    chosen = sorted(codes) if codes is not None else None  # a run for other codes starts over
-    state: dict[str, Any] = {"seed": seed, "next": 0, "counts": {c: 0 for c in CLASS_CODES}}
+    state: dict[str, Any] = {"seed": seed, "next": 0, "counts": {c: 0 for c in CLASS_CODES if c in wanted}}
     if prog_p.exists():
         old = json.loads(prog_p.read_text())
         if old.get("seed") == seed and old.get("need") == need and old.get("codes") == chosen:
             state = old
     state["need"] = need
     state["codes"] = chosen
-    face_codes = [Tile(t) for t in range(63)] if codes is None else [Tile.parse(c) for c in codes]
-    if not face_codes or Tile.BACK in face_codes:
-        raise ValueError(f"codes must name face-up tiles, not {codes!r}")
-    wanted = {str(t) for t in face_codes} | ({BACK_CODE} if codes is None else set())
 
     def sampler(rng: np.random.Generator, k: int) -> list[Tile]:
         return [face_codes[int(rng.integers(len(face_codes)))] for _ in range(k)]
 
-    counts: dict[str, int] = {c: v for c, v in state["counts"].items() if c in wanted}
+    counts: dict[str, int] = state["counts"]
     total = need * len(counts)
     bar = None
     if not quiet:
@@ -257,7 +257,6 @@ def write_crops(
             added += 1
         i += 1
         state["next"] = i
-        state["counts"].update(counts)
         _atomic_write(prog_p, json.dumps(state))
         if bar is not None:
             bar.update(added)

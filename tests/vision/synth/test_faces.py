@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -90,8 +92,6 @@ def test_some_sets_write_the_flowers_index_on_the_right() -> None:
 def test_some_sets_paint_their_flowers_in_other_colours() -> None:
     """The plant's colours change (a blue bamboo must not read as the blue snowflake); the
     index in its corner does not."""
-    import dataclasses
-
     arts = {make_style(k).flower_art for k in range(NUM_STYLES)}
     assert arts == {"natural", "hue", "ink"}
     for k in range(NUM_STYLES):
@@ -109,8 +109,6 @@ def test_some_sets_paint_their_flowers_in_other_colours() -> None:
 def test_some_sets_borrow_another_flowers_plant() -> None:
     """A third of the styles draw a flower with another flower's plant, so the index and
     name in the corners are what tells it; they stay where and as they were."""
-    import dataclasses
-
     shifted = [k for k in range(NUM_STYLES) if make_style(k).flower_plant_shift]
     assert shifted and len(shifted) < NUM_STYLES / 2
     assert not any(make_style(k).flower_plant_shift for k in range(4))  # the common designs stay
