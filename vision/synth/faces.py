@@ -167,7 +167,10 @@ def make_style(k: int) -> Style:
         font2=font2,
         face_rgb=_pick(rng, ivory),
         back_name=back,
-        back_frac=float(rng.uniform(0.28, 0.52)),
+        # down to a thin back under a thick ivory body: seen lying face up at an angle, the
+        # body's front is then as light as the face (a real row the detector boxed half a
+        # tile low, face and front together)
+        back_frac=float(rng.uniform(0.12, 0.52)),
         aspect=float(rng.uniform(0.70, 0.79)),
         depth=float(rng.uniform(0.48, 0.66)),
         num_ink=jitter(num_ink, 10),

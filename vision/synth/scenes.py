@@ -88,6 +88,10 @@ _FELTS = [(30, 110, 60), (24, 90, 110), (40, 70, 140), (120, 30, 40), (60, 60, 6
           (36, 130, 66), (20, 80, 50)]
 _WOODS = [(150, 100, 60), (110, 70, 40), (190, 150, 100), (80, 50, 30), (200, 170, 130)]
 _TEX = 512
+# Phone photos of a hand are often held askew: a real validation row runs at ~35 degrees, and
+# a detector that saw rows within a few degrees of level boxed that one half a tile off.
+STEEP_ROLL_SHARE = 0.25
+STEEP_ROLL_DEG = (20.0, 45.0)
 
 
 @functools.lru_cache(maxsize=64)
@@ -639,6 +643,25 @@ def _table_edges(rng: np.random.Generator, kind: str, ctx: _Ctx, table_half: flo
     return (ftex, fh, poly), rims
 
 
+def _askew(cam: Camera, rng: np.random.Generator) -> Camera:
+    """The camera turned about its axis by 20-45 degrees for ``STEEP_ROLL_SHARE`` of the
+    photos (zoomed out so that a row filling the frame's width still fits its height).
+
+    >>> cam = Camera.look_at((0, -500, 400), (0, 0, 0), 1000.0, (1280, 960))
+    >>> turned = [_askew(cam, np.random.default_rng(i)) for i in range(40)]
+    >>> 0 < sum(c is not cam for c in turned) < 40
+    True
+    """
+    if rng.random() >= STEEP_ROLL_SHARE:
+        return cam
+    a = math.radians(float(rng.uniform(*STEEP_ROLL_DEG))) * float(rng.choice([-1.0, 1.0]))
+    c, s = math.cos(a), math.sin(a)
+    w, h = cam.size
+    zoom = min(1.0, 0.95 / (1.05 * abs(c)), 0.9 * h / (1.05 * w * abs(s)))
+    turn = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    return Camera(turn @ cam.R, cam.eye, cam.f * zoom, cam.size)
+
+
 def make_scene(
     seed: int,
     index: int,
@@ -657,6 +680,8 @@ def make_scene(
     variant = str(rng.choice(VARIANTS, p=[0.35, 0.2, 0.2, 0.1, 0.15]))
     builder = _hand_scene if kind == "hand" else _table_scene
     ctx, cam, mm_px = builder(rng, st, size, variant, sampler)
+    if kind == "hand":
+        cam = _askew(cam, np.random.default_rng([seed, index, 1]))  # own stream: other draws stay
     table_half = max((float(np.abs(o.center[:2]).max()) for o in ctx.objects), default=300.0) + float(rng.uniform(40, 220))
     floor, under = _table_edges(rng, kind, ctx, table_half, cam)
     tex, tex_mm = _background(rng)
