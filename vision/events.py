@@ -171,11 +171,17 @@ class EventDetector:
     # -- melds ---------------------------------------------------------------------------------
     def _melds_of(self, seat: Seat, melds: Iterable[MeldReading], now: float, baseline: bool) -> list[TableEvent]:
         known = self._melds.setdefault(seat, Counter())
-        cur: Counter[Any] = Counter(sig for sig in map(_signature, melds) if sig is not None)
+        sigs = [sig for sig in map(_signature, melds) if sig is not None]
+        # counted by kind and tiles only: which tile lies sideways is read from a box's shape,
+        # which can flip for a frame, and the meld is still the one already announced
+        cur: Counter[Any] = Counter((kind, tiles) for kind, tiles, _ in sigs)
+        turned_of: dict[Any, Tile | None] = {}
+        for kind, tiles, turned in sigs:  # the sideways tile, where any copy shows one
+            turned_of[kind, tiles] = turned_of.get((kind, tiles)) or turned
         fresh = cur - known
         out: list[TableEvent] = []
-        for sig in sorted(fresh.elements(), key=str):
-            kind, tiles, turned = sig
+        for kind, tiles in sorted(fresh.elements(), key=str):
+            turned = turned_of[kind, tiles]
             grown = [k for k in known if k[0] is MeldKind.PUNG and k[1][0] == tiles[0]] if kind.is_kang else []
             if grown:  # a pung grown to four: sagása
                 known[grown[0]] -= 1

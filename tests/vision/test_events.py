@@ -98,6 +98,23 @@ def test_pung_grown_to_kang_is_sagasa() -> None:
     assert len(events) == 1 and isinstance(events[0], KangSeen) and events[0].meld is MeldKind.ADDED_KANG
 
 
+def test_a_meld_whose_turned_tile_flickers_is_announced_once() -> None:
+    """Which tile of a called meld lies sideways is read from its box's shape, and a box can
+    flip for a frame; the meld is the same meld (two equal chows still count twice)."""
+    from dataclasses import replace
+
+    det = EventDetector(first=Seat.EAST)
+    chow = tuple(_item(c, 10 * k, k) for k, c in enumerate(("2s", "3s", "4s")))
+    lying = MeldReading((replace(chow[0], turned=True), *chow[1:]), called=True)
+    upright = MeldReading(chow, called=True)
+    other = MeldReading((*chow[:2], replace(chow[2], turned=True)), called=True)
+    seat = lambda *melds: TableReading({Seat.WEST: SeatReading(Seat.WEST, melds=melds)})  # noqa: E731
+    det.update(seat())
+    assert [type(e) for e in det.update(seat(lying))] == [MeldSeen]
+    assert det.update(seat(upright)) == [] and det.update(seat(other)) == [] and det.update(seat(lying)) == []
+    assert [e.tiles for e in det.update(seat(lying, other))] == [(Tile.S2, Tile.S3, Tile.S4)]
+
+
 def test_referee_refusal_is_reported_not_raised() -> None:
     feed = RefereeFeed(Game("filipino", mode="observed"))
     why = feed(DiscardSeen(Seat.WEST, 0.0, Tile.M1))  # West cannot open the game
