@@ -106,3 +106,20 @@ def test_same_seed_same_pixels() -> None:
 def test_unknown_kind_is_an_error() -> None:
     with pytest.raises(ValueError):
         make_scene(0, 0, kind="kitchen")
+
+
+def test_a_hand_photo_held_askew_shows_the_row_diagonally_and_whole() -> None:
+    """A quarter of hand photos are turned 20-45 degrees about the lens (own random stream,
+    so a seed's other draws stay); the zoom keeps the row in the frame."""
+    import math
+
+    askew = [i for i in range(40) if np.random.default_rng([3, i, 1]).random() < 0.25]
+    assert 4 <= len(askew) <= 18
+    for i in askew[:2]:
+        sc = make_scene(3, i, kind="hand", size=(640, 480))
+        row = [lab for lab in render_scene(sc, effects=False).labels if lab["region"] == "hand" and lab["seat"] == 0]
+        laid = sum(len(g["objects"]) for g in sc.groups if g["region"] == "hand" and g["seat"] == 0)
+        centres = np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in (lab["box"] for lab in row)])
+        d = np.linalg.svd(centres - centres.mean(0))[2][0]
+        assert 15 <= math.degrees(math.atan2(abs(d[1]), abs(d[0]))) <= 50
+        assert len(row) >= 0.8 * laid
