@@ -7,7 +7,7 @@ import pytest
 
 from engine.tiles import Tile
 from vision.synth.render import Box
-from vision.synth.scenes import make_scene, render_scene
+from vision.synth.scenes import STEEP_ROLL_SHARE, make_scene, render_scene
 
 SIZE = (480, 360)
 CASES = [("hand", 0), ("hand", 1), ("table", 2), ("table", 3), ("mixed", 4)]
@@ -113,7 +113,7 @@ def test_a_hand_photo_held_askew_shows_the_row_diagonally_and_whole() -> None:
     so a seed's other draws stay); the zoom keeps the row in the frame."""
     import math
 
-    askew = [i for i in range(40) if np.random.default_rng([3, i, 1]).random() < 0.25]
+    askew = [i for i in range(40) if np.random.default_rng([3, i, 1]).random() < STEEP_ROLL_SHARE]
     assert 4 <= len(askew) <= 18
     for i in askew[:2]:
         sc = make_scene(3, i, kind="hand", size=(640, 480))
