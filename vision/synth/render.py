@@ -558,17 +558,25 @@ def render(
 
 
 def _depth_order(cam: Camera, objects: list[Box | Disc], skip: set[int] | None) -> list[tuple[float, int]]:
-    """(depth, index) of the objects in front of the camera, far to near."""
+    """(distance, index) of the objects in front of the camera, far to near.
+
+    Far to near by the distance from the eye, not the depth along the view: of two equal
+    boxes that touch (tiles in a row), the one on the eye's side of the face they share is
+    the nearer by distance, always; by depth, the far one of a row seen obliquely can come
+    last and its side be painted over its neighbour's face.
+    """
     if not objects:
         return []
-    zc = (np.array([o.center for o in objects]) - cam.eye) @ cam.R[2]
+    offsets = np.array([o.center for o in objects]) - cam.eye
+    zc = offsets @ cam.R[2]
+    dist = np.linalg.norm(offsets, axis=1)
     order = []
     for i, o in enumerate(objects):
         if skip and i in skip:
             continue
         near = float(zc[i]) - (0.5 * math.hypot(*o.size) if isinstance(o, Box) else o.radius)
         if near > 20.0:
-            order.append((float(zc[i]), i))
+            order.append((float(dist[i]), i))
     order.sort(key=lambda t: -t[0])
     return order
 
