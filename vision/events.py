@@ -143,6 +143,7 @@ class EventDetector:
     _before: list[tuple[Seat, Tile] | None] = field(default_factory=list)  # last_discard before each
     _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
     _melds: dict[Seat, Counter[Any]] = field(default_factory=dict)
+    _shown: dict[Seat, Counter[Any]] = field(default_factory=dict)  # melds in this reading, per seat
     _started: bool = False
 
     def __post_init__(self) -> None:
@@ -154,6 +155,7 @@ class EventDetector:
         events: list[TableEvent] = []
         baseline = not self._started
         self._started = True
+        self._shown = {seat: self._meld_counts(reading.seat(seat).melds) for seat in Seat}
         for seat in Seat:
             events += self._flowers_of(seat, reading.seat(seat).flowers, now)
             events += self._melds_of(seat, reading.seat(seat).melds, now, baseline)
@@ -169,11 +171,29 @@ class EventDetector:
         return [FlowerSeen(seat, now, t) for t in fresh]
 
     # -- melds ---------------------------------------------------------------------------------
+    @staticmethod
+    def _meld_counts(melds: Iterable[MeldReading]) -> Counter[Any]:
+        # counted by kind and tiles only: which tile lies sideways is read from a box's shape,
+        # which can flip for a frame, and the meld is still the one already announced
+        return Counter((kind, tiles) for kind, tiles, _ in filter(None, map(_signature, melds)))
+
+    def _moved(self, seat: Seat, sig: Any) -> bool:
+        """Whether a meld new at ``seat`` is one announced for another seat that no longer
+        shows it: melds never change hands, but a meld near a corner of the table can be
+        read on the other side of the line between two seats for a frame (a hand passing
+        over the table moves where the readings put the table's centre). Handed over
+        silently, so it moves back silently too."""
+        for other, known in self._melds.items():
+            if other is not seat and known[sig] > self._shown.get(other, Counter())[sig]:
+                known[sig] -= 1
+                known += Counter()  # drop zero counts
+                self._melds.setdefault(seat, Counter())[sig] += 1
+                return True
+        return False
+
     def _melds_of(self, seat: Seat, melds: Iterable[MeldReading], now: float, baseline: bool) -> list[TableEvent]:
         known = self._melds.setdefault(seat, Counter())
         sigs = [sig for sig in map(_signature, melds) if sig is not None]
-        # counted by kind and tiles only: which tile lies sideways is read from a box's shape,
-        # which can flip for a frame, and the meld is still the one already announced
         cur: Counter[Any] = Counter((kind, tiles) for kind, tiles, _ in sigs)
         turned_of: dict[Any, Tile | None] = {}
         for kind, tiles, turned in sigs:  # the sideways tile, where any copy shows one
@@ -181,6 +201,8 @@ class EventDetector:
         fresh = cur - known
         out: list[TableEvent] = []
         for kind, tiles in sorted(fresh.elements(), key=str):
+            if self._moved(seat, (kind, tiles)):
+                continue
             turned = turned_of[kind, tiles]
             grown = [k for k in known if k[0] is MeldKind.PUNG and k[1][0] == tiles[0]] if kind.is_kang else []
             if grown:  # a pung grown to four: sagása

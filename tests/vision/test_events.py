@@ -154,3 +154,20 @@ def test_a_refused_discard_gives_the_turn_back() -> None:
     assert [str(e) for e in out] == ["North discards 7p (7 dots)", "North discards 8s (8 bamboo)"]
     assert len(refused) == 1 and said[-1] == "North discards 8s (8 bamboo)"
     assert pipe.events.turn is Seat.EAST and pipe.events.last_discard == (Seat.NORTH, Tile.S8)
+
+
+def test_a_meld_read_at_the_next_seat_for_a_while_is_not_a_new_meld() -> None:
+    """East's chow near the corner it shares with North, read as North's while a hand over
+    the table moves the readings' centre: no meld for North, and none again for East when
+    it is read back at East. North's own equal chow, beside East's, is still new."""
+    det = EventDetector(first=Seat.EAST)
+    chow = MeldReading(tuple(_item(c, 10 * k, k) for k, c in enumerate(("6s", "7s", "8s"))), called=True)
+
+    def at(**melds: tuple[MeldReading, ...]) -> TableReading:
+        return TableReading({Seat[s.upper()]: SeatReading(Seat[s.upper()], melds=m) for s, m in melds.items()})
+
+    det.update(at())
+    assert [(e.seat, e.tiles) for e in det.update(at(east=(chow,)))] == [(Seat.EAST, (Tile.S6, Tile.S7, Tile.S8))]
+    assert det.update(at(north=(chow,))) == []
+    assert det.update(at(east=(chow,))) == []
+    assert [e.seat for e in det.update(at(east=(chow,), north=(chow,)))] == [Seat.NORTH]
