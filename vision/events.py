@@ -109,7 +109,10 @@ class KangSeen(MeldSeen):
         return f"{text} — {self.gift}" if self.gift is not None else text
 
 
-def _signature(m: MeldReading) -> tuple[MeldKind, tuple[Tile, ...], Tile | None] | None:
+Signature = tuple[MeldKind, tuple[Tile, ...], Tile | None]  # a meld's kind, tiles and sideways tile
+
+
+def _signature(m: MeldReading) -> Signature | None:
     try:
         meld = m.to_meld()
     except ReadingError:
@@ -155,10 +158,13 @@ class EventDetector:
         events: list[TableEvent] = []
         baseline = not self._started
         self._started = True
-        self._shown = {seat: self._meld_counts(reading.seat(seat).melds) for seat in Seat}
+        sigs = {seat: [sig for sig in map(_signature, reading.seat(seat).melds) if sig is not None] for seat in Seat}
+        # counted by kind and tiles only: which tile lies sideways is read from a box's shape,
+        # which can flip for a frame, and the meld is still the one already announced
+        self._shown = {seat: Counter((kind, tiles) for kind, tiles, _ in sigs[seat]) for seat in Seat}
         for seat in Seat:
             events += self._flowers_of(seat, reading.seat(seat).flowers, now)
-            events += self._melds_of(seat, reading.seat(seat).melds, now, baseline)
+            events += self._melds_of(seat, sigs[seat], now, baseline)
         events += self._new_discards(reading.discards, now, baseline)
         return [] if baseline else events
 
@@ -171,12 +177,6 @@ class EventDetector:
         return [FlowerSeen(seat, now, t) for t in fresh]
 
     # -- melds ---------------------------------------------------------------------------------
-    @staticmethod
-    def _meld_counts(melds: Iterable[MeldReading]) -> Counter[Any]:
-        # counted by kind and tiles only: which tile lies sideways is read from a box's shape,
-        # which can flip for a frame, and the meld is still the one already announced
-        return Counter((kind, tiles) for kind, tiles, _ in filter(None, map(_signature, melds)))
-
     def _moved(self, seat: Seat, sig: Any) -> bool:
         """Whether a meld new at ``seat`` is one announced for another seat that no longer
         shows it: melds never change hands, but a meld near a corner of the table can be
@@ -184,17 +184,17 @@ class EventDetector:
         over the table moves where the readings put the table's centre). Handed over
         silently, so it moves back silently too."""
         for other, known in self._melds.items():
-            if other is not seat and known[sig] > self._shown.get(other, Counter())[sig]:
+            if other is not seat and known[sig] > self._shown[other][sig]:
                 known[sig] -= 1
                 known += Counter()  # drop zero counts
                 self._melds.setdefault(seat, Counter())[sig] += 1
                 return True
         return False
 
-    def _melds_of(self, seat: Seat, melds: Iterable[MeldReading], now: float, baseline: bool) -> list[TableEvent]:
+    def _melds_of(self, seat: Seat, sigs: list[Signature], now: float, baseline: bool) -> list[TableEvent]:
+        """Events for the melds ``seat`` shows now (``sigs``, counted in ``_shown``)."""
         known = self._melds.setdefault(seat, Counter())
-        sigs = [sig for sig in map(_signature, melds) if sig is not None]
-        cur: Counter[Any] = Counter((kind, tiles) for kind, tiles, _ in sigs)
+        cur = self._shown[seat]
         turned_of: dict[Any, Tile | None] = {}
         for kind, tiles, turned in sigs:  # the sideways tile, where any copy shows one
             turned_of[kind, tiles] = turned_of.get((kind, tiles)) or turned
