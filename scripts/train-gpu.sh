@@ -1,60 +1,54 @@
 #!/usr/bin/env bash
-# Train the detector and the classifier side by side on one CUDA GPU, within a time budget.
+# Fine-tune the detector on one CUDA GPU within a time budget (detector v6 was made so).
 #
-#   scripts/train-gpu.sh STAGE RUN_MINUTES [INIT_DIR]
+#   scripts/train-gpu.sh            # on the GPU machine, in the repo, after scripts/device-bundle.sh
 #
-# STAGE 1 renders a fresh data set with every CPU core (seeds 100+, never the validation
-# seeds 11 / 21 of the model card), adds the real training photos and tiles (never the
-# validation ones), then trains both models from INIT_DIR/{detector,classifier}.pt for
-# RUN_MINUTES. Any later STAGE reuses the data already rendered (or renders it again on a
-# fresh machine) and continues from INIT_DIR. Checkpoints land in runs/gpu-*-sSTAGE/; the
-# ONNX export is done afterwards on the CPU machine (see models/README.md).
-# Needs python3 with torch (CUDA), ultralytics, onnx, opencv, pillow, tqdm and the CJK fonts.
+# Renders fresh scenes with every core (seeds never used for validation: 31 is held out),
+# adds the real training photos REPEATS times with their completed labels, trains from
+# .dev/warm.pt until END_S seconds after the start, and leaves last.pt (optimizer stripped),
+# results.csv and train.log in OUTDIR. Export to ONNX afterwards on the CPU machine:
+#   python -c "from pathlib import Path; from vision.training.train import export_onnx as e; \
+#              e(Path('last.pt'), Path('models/detector.onnx'), 480, True)"
+# Settings (environment): NMIX, NHAND scenes of each kind; SEEDM, SEEDH their seeds; REPEATS;
+# END_S; BATCH; RW / TW render and data-loading processes; DEV ("0", or cpu for a dry run
+# here); PY; OUTDIR (default $OUT, the device tool's folder); G (scratch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-STAGE=${1:?stage}; MINUTES=${2:?minutes}; INIT=${3:-runs/gpu-init}
-PY=${PYTHON:-python3}
-G=datasets/generated/gpu
-SYNTH_SECONDS=${SYNTH_SECONDS:-150}  # rendering budget (scenes; crops stop at their count)
-CORES=$(nproc)
-export YOLO_CONFIG_DIR=$PWD/.yolo YOLO_OFFLINE=1 YOLO_AUTOINSTALL=0 ULTRALYTICS_SKIP_REQUIREMENTS_CHECKS=1
-mkdir -p "$G" runs
-log() { echo "[$(date +%T)] $*"; }
-
-if [ ! -f "$G/det/data.yaml" ] || [ ! -f "$G/crops/recipe.json" ]; then
-  log "rendering for ${SYNTH_SECONDS}s on $CORES cores"
-  shards=$(( CORES / 3 )); [ "$shards" -ge 1 ] || shards=1
-  # scenes for as long as the budget allows; each crops shard stops at its own count
-  timeout "$SYNTH_SECONDS" $PY -m mahjongero synth scenes --kind mixed --n 40000 --seed 100 \
-    --val-frac 0.02 --workers $(( CORES - shards )) --quiet --out "$G/scenes" &
-  for k in $(seq 1 "$shards") ; do
-    $PY -m mahjongero synth crops --per-class 150 --val-per-class 10 \
-      --seed $(( 100 + k )) --quiet --out "$G/crops-raw-$k" &
-  done
-  wait || true
-  log "squaring crops, cutting real tiles"
-  for k in $(seq 1 "$shards"); do
-    $PY -c "from pathlib import Path; from vision.training.datasets import square_crops; square_crops(Path('$G/crops-raw-$k'), Path('$G/crops-sq-$k'))" &
-  done
-  wait
-  $PY -m vision.training.merge_crops "$G"/crops-sq-* --out "$G/crops-sq"
-  $PY -m vision.training.real_crops --synthetic "$G/crops-sq" --out "$G/crops" --copies "${REAL_COPIES:-10}" \
-    --real "${REAL_DIR:-../shared/data/mahjong-yolo-v2-train}"
-  $PY -m vision.training.prepare --scenes "$G/scenes" --real-repeats 20 --out "$G/det" \
-    --real "${REAL_DIR:-../shared/data/mahjong-yolo-v2-train}"
-  log "data: $(find "$G/scenes/images" -name '*.jpg' | wc -l) scenes, $(find -L "$G/crops/train" -name '*.png' | wc -l) train crops"
-fi
-
-hours=$(python3 -c "print(round($MINUTES / 60, 4))")
-log "training both for $MINUTES min"
-$PY -m mahjongero train detector --data "$G/det/data.yaml" --model "$INIT/detector.pt" --imgsz 640 \
-  --batch 64 --hours "$hours" --workers 10 --threads 4 --cache --device 0 --out runs \
-  --name "gpu-det-s$STAGE" > "runs/gpu-det-s$STAGE.log" 2>&1 &
-det=$!
-$PY -m mahjongero train classifier --data "$G/crops" --model "$INIT/classifier.pt" --imgsz 64 \
-  --batch 512 --hours "$hours" --workers 5 --threads 2 --cache --device 0 --out runs \
-  --name "gpu-cls-s$STAGE" > "runs/gpu-cls-s$STAGE.log" 2>&1 &
-cls=$!
-wait $det $cls || true
-log "done"
-tail -n 4 "runs/gpu-det-s$STAGE.log" "runs/gpu-cls-s$STAGE.log"
+T0=$(date +%s)
+el() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
+PY=${PY:-python3}; DEV=${DEV:-0}; NMIX=${NMIX:-6000}; NHAND=${NHAND:-1500}
+SEEDM=${SEEDM:-300}; SEEDH=${SEEDH:-301}; REPEATS=${REPEATS:-6}; BATCH=${BATCH:-64}
+RW=${RW:-$(nproc)}; TW=${TW:-$(( $(nproc) - 2 ))}; END_S=${END_S:-490}
+OUTDIR=${OUTDIR:-${OUT:?set OUTDIR}}; G=${G:-/tmp/gen}
+mkdir -p /tmp/site "$OUTDIR" "$G"
+tar -xJf .dev/pylibs.tar.xz -C /tmp/site
+# the fonts go where vision.synth.fonts looks for them (not on a dry run here: ours are there)
+if [ "$DEV" != cpu ]; then tar -xf .dev/fonts.tar -C /; fi
+export PYTHONPATH=/tmp/site:$PWD YOLO_CONFIG_DIR=/tmp/yolo YOLO_OFFLINE=1 YOLO_AUTOINSTALL=0 \
+  ULTRALYTICS_SKIP_REQUIREMENTS_CHECKS=1 PYTHONUNBUFFERED=1 MPLBACKEND=Agg
+$PY -c "import torch, ultralytics; from vision.synth.fonts import available_families as a; \
+print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), 'ultralytics', ultralytics.__version__, len(a()), 'CJK faces')"
+el render
+$PY -m mahjongero synth scenes --kind mixed --n "$NMIX" --seed "$SEEDM" --val-frac 0.02 --workers "$RW" --quiet --out "$G/mixed"
+$PY -m mahjongero synth scenes --kind hand --n "$NHAND" --seed "$SEEDH" --val-frac 0.02 --workers "$RW" --quiet --out "$G/hand"
+el prepare
+$PY -m vision.training.prepare --scenes "$G/mixed" "$G/hand" --real .dev/real --real-repeats "$REPEATS" \
+  --real-labels .dev/real-labels --out "$G/det"
+H=$($PY -c "print(max(0.002, ($END_S - ($(date +%s) - $T0)) / 3600))")
+el "train for $H h"
+# progress bars rewrite one line with \r: keep the epoch lines only
+$PY -m mahjongero train detector --data "$G/det/data.yaml" --model .dev/warm.pt --imgsz 480 \
+  --hours "$H" --batch "$BATCH" --workers "$TW" --threads 8 --device "$DEV" --cache --out "$G/runs" --name gpu \
+  2>&1 | tr '\r' '\n' | grep -v "it/s\]$" > "$OUTDIR/train.log" || { tail -40 "$OUTDIR/train.log"; exit 1; }
+tail -8 "$OUTDIR/train.log"
+$PY - "$G/runs/gpu" "$OUTDIR" <<'PYEOF'
+import shutil, sys
+from pathlib import Path
+from ultralytics.utils.torch_utils import strip_optimizer
+run, out = Path(sys.argv[1]), Path(sys.argv[2])
+shutil.copyfile(run / "weights" / "last.pt", out / "last.pt")
+strip_optimizer(out / "last.pt")  # 5 MB instead of 16: the device tool returns files up to 16 MB
+for name in ("results.csv", "args.yaml"):
+    shutil.copyfile(run / name, out / name)
+PYEOF
+el done
