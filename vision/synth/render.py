@@ -230,6 +230,25 @@ def _blend_floor(half: np.ndarray, cam: Camera, floor: tuple[np.ndarray, Vec, Ve
                     outside[y : y + rh, x : x + rw].astype(np.float32), dst=roi)
 
 
+def _draw_below(img: np.ndarray, ids: np.ndarray, cam: Camera, boxes: list[Box], poly: Vec,
+                light: Vec, ambient: float) -> None:
+    """Paint boxes lying below the table top, then the table top back over them: every ray
+    from an eye above the table to a point below it that meets the top first is hidden by it."""
+    table = img.copy()
+    for box in boxes:
+        if cam.to_cam(box.corners())[:, 2].min() > 5:
+            _draw_box(img, ids, cam, box, -3, light, ambient)
+    if cam.eye[2] <= 0:
+        return
+    mask = np.zeros(ids.shape, np.uint8)
+    pp = clip_project(cam, poly)
+    if len(pp) >= 3:
+        cv2.fillPoly(mask, [np.round(pp * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    top = mask > 127
+    img[top] = table[top]
+    ids[top] = -1
+
+
 def clip_project(cam: Camera, poly: Vec, near: float = 5.0) -> Vec:
     """Project a planar world polygon (N, 3), clipped against the camera's near plane."""
     pc = cam.to_cam(poly)
@@ -523,17 +542,21 @@ def render(
     floor: tuple[np.ndarray, Vec, Vec] | None = None,
     under: list[Box] | None = None,
     gloss: float = 0.0,
+    below: list[Box] | None = None,
 ) -> RenderResult:
     """Paint a scene; ``skip`` omits objects by index (for tests). Float RGB image out.
 
     ``floor`` = (texture, homography, table polygon (N, 3) at z=0): outside the table
     polygon the floor texture shows instead of the table cloth. ``under`` boxes (the table's
-    rims) are drawn before everything else and never labelled.
+    rims) are drawn before everything else and never labelled; ``below`` boxes (furniture on
+    the floor, painted far to near) before them, hidden where the table top covers them.
     """
     w, h = cam.size
     img = _background(cam, background, bg_homography, floor)
     ids = np.full((h, w), -1, np.int32)
     light = _unit(np.asarray(light, float))
+    if below and floor is not None:
+        _draw_below(img, ids, cam, below, floor[2], light, ambient)
     for ub in under or []:
         if cam.to_cam(ub.corners())[:, 2].min() > 5:
             _draw_box(img, ids, cam, ub, -3, light, ambient)

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
+from vision.synth.clutter import CLUTTER_STREAM, chairs, gadgets
 from vision.synth.faces import NUM_STYLES, Style, face_image, make_style
 from vision.synth.render import Box, Camera, Disc, Occluder, RenderResult, render, rot_z
 
@@ -72,6 +73,7 @@ class Scene:
     groups: list[dict[str, Any]] = field(default_factory=list)
     floor: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # texture, homography, table polygon
     under: list[Box] = field(default_factory=list)  # table rims
+    below: list[Box] = field(default_factory=list)  # chairs on the floor, partly under the table
 
 
 @dataclass
@@ -610,10 +612,10 @@ def _rim(center: np.ndarray, yaw: float, length: float, depth: float, thick: flo
 
 
 def _table_edges(rng: np.random.Generator, kind: str, ctx: _Ctx, table_half: float,
-                 cam: Camera) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray] | None, list[Box]]:
-    """The table's outline (floor shows outside it) and its rims."""
+                 cam: Camera) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray] | None, list[Box], float]:
+    """The table's outline (floor shows outside it), its rims and the floor's height."""
     if rng.random() < (0.3 if kind == "hand" else 0.15):
-        return None, []
+        return None, [], 0.0
     depth = float(rng.uniform(12, 60))
     thick = float(rng.uniform(25, 70))
     wood = rng.random() < 0.7
@@ -638,9 +640,22 @@ def _table_edges(rng: np.random.Generator, kind: str, ctx: _Ctx, table_half: flo
     ftex = _floor_texture(fk, int(rng.integers(10)), float(rng.uniform(0.25, 0.6)))
     mm = float(rng.uniform(2, 6))
     A = np.array([[mm, 0, -mm * ftex.shape[1] / 2], [0, mm, -mm * ftex.shape[0] / 2], [0, 0, 1]])
-    fh = cam.plane_homography(-float(rng.uniform(450, 750))) @ A
+    floor_z = -float(rng.uniform(450, 750))
+    fh = cam.plane_homography(floor_z) @ A
     rims.sort(key=lambda b: -float(cam.to_cam(b.center[None])[0, 2]))
-    return (ftex, fh, poly), rims
+    return (ftex, fh, poly), rims, floor_z
+
+
+def _with_clutter(rng: np.random.Generator, kind: str, cam: Camera, ctx: _Ctx,
+                  floor: tuple[np.ndarray, np.ndarray, np.ndarray] | None,
+                  floor_z: float) -> tuple[list[Box], list[Box | Disc]]:
+    """Chairs on the floor, painted far to near, and a remote or a phone among the tiles; from
+    their own random stream, so the rest of the scene is what it was before clutter."""
+    tiles = [o for o in ctx.objects if isinstance(o, Box) and o.label]
+    objects: list[Box | Disc] = [*ctx.objects, *gadgets(rng, tiles)]
+    seats = chairs(rng, cam, kind, floor[2], floor_z) if floor is not None else []
+    seats.sort(key=lambda b: -float(np.linalg.norm(b.center - cam.eye)))
+    return seats, objects
 
 
 def _askew(cam: Camera, rng: np.random.Generator) -> Camera:
@@ -683,7 +698,9 @@ def make_scene(
     if kind == "hand":
         cam = _askew(cam, np.random.default_rng([seed, index, 1]))  # own stream: other draws stay
     table_half = max((float(np.abs(o.center[:2]).max()) for o in ctx.objects), default=300.0) + float(rng.uniform(40, 220))
-    floor, under = _table_edges(rng, kind, ctx, table_half, cam)
+    floor, under, floor_z = _table_edges(rng, kind, ctx, table_half, cam)
+    below, objects = _with_clutter(np.random.default_rng([seed, index, CLUTTER_STREAM]), kind, cam, ctx,
+                                   floor, floor_z)
     tex, tex_mm = _background(rng)
     tex_mm *= mm_px / 2
     # texture px -> world mm (centred, random rotation/offset) -> image
@@ -712,9 +729,9 @@ def make_scene(
         "dof_dir": [float(rng.normal(0, 0.3)), -1.0],
     }
     return Scene(
-        seed, index, kind, variant, st, cam, ctx.objects, _occluders(rng, size), tex, bg_h, light,
+        seed, index, kind, variant, st, cam, objects, _occluders(rng, size), tex, bg_h, light,
         float(rng.uniform(0.45, 0.7)), (float(off[0]), float(off[1])), float(rng.uniform(0.25, 0.55)),
-        post, ctx.groups, floor, under,
+        post, ctx.groups, floor, under, below,
     )
 
 
@@ -795,7 +812,7 @@ def render_scene(
         scene.cam, scene.background, scene.bg_h, scene.objects, scene.occluders if effects else [],
         scene.light, scene.ambient, shadows=effects, shadow_offset=scene.shadow_offset,
         shadow_strength=scene.shadow_strength, min_visible=min_visible, skip=skip,
-        floor=scene.floor, under=scene.under, gloss=float(scene.post.get("gloss", 0.0)),
+        floor=scene.floor, under=scene.under, below=scene.below, gloss=float(scene.post.get("gloss", 0.0)),
     )
     img = _postprocess(res.image, scene.post) if effects else cv2.convertScaleAbs(res.image)
     id_to_group = {}
