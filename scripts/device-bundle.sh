@@ -3,13 +3,15 @@
 # the machine has torch, opencv and onnx but no ultralytics, no CJK fonts, no network and
 # none of ../shared. Under 20 MB in all (the transfer limit there is 64 MB with the repo).
 #
-#   scripts/device-bundle.sh WARM_START.pt REAL_LABELS_DIR
+#   scripts/device-bundle.sh WARM_START.pt REAL_LABELS_DIR [CLASSIFIER_WARM_START.pt]
 #
 # WARM_START.pt: `python -m vision.training.warmstart models/detector.onnx X.pt`;
-# REAL_LABELS_DIR: `python -m vision.training.pseudo_labels --out DIR` (labels completed).
+# REAL_LABELS_DIR: `python -m vision.training.pseudo_labels --out DIR` (labels completed);
+# CLASSIFIER_WARM_START.pt (optional: train the classifier too):
+# `python -m vision.training.warmstart models/classifier.onnx Y.pt --samples <crops>/train`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-WARM=${1:?warm-start checkpoint}; LABELS=${2:?completed real labels}
+WARM=${1:?warm-start checkpoint}; LABELS=${2:?completed real labels}; WARM_CLS=${3:-}
 PY=${PYTHON:-.venv/bin/python}
 REAL=${REAL_DIR:-../shared/data/mahjong-yolo-v2-train}
 B=.dev
@@ -33,4 +35,5 @@ for name in load_split()["train"]:
 PYEOF
 rm -rf "$B/real-labels" && cp -r "$LABELS" "$B/real-labels"
 cp "$WARM" "$B/warm.pt"
+rm -f "$B/warm-cls.pt"; [ -z "$WARM_CLS" ] || cp "$WARM_CLS" "$B/warm-cls.pt"
 du -sh "$B"

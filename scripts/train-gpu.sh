@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Fine-tune the detector on one CUDA GPU within a time budget (detector v6 was made so).
+# Fine-tune the detector (and, when .dev/warm-cls.pt is bundled, the classifier beside it) on
+# one CUDA GPU within a time budget; the GPU-1 detector of models/README.md was made so.
 #
 #   scripts/train-gpu.sh            # on the GPU machine, in the repo, after scripts/device-bundle.sh
 #
-# Renders fresh scenes with every core (seeds never used for validation: 31 is held out),
-# adds the real training photos REPEATS times with their completed labels, trains from
+# Renders fresh scenes with every core (seeds never used for validation: 31 and 41 are held
+# out), adds the real training photos REPEATS times with their completed labels, trains from
 # .dev/warm.pt until END_S seconds after the start, and leaves last.pt (optimizer stripped),
-# results.csv and train.log in OUTDIR. Export to ONNX afterwards on the CPU machine:
+# results.csv and train.log in OUTDIR. With .dev/warm-cls.pt, CSHARDS crop shards are rendered
+# beside the scenes (seeds SEEDC...), the real training tiles cut 10 times, and the classifier
+# trained in parallel: cls-last.pt, cls-results.csv, cls-train.log. Export to ONNX afterwards
+# on the CPU machine (480 for the detector, 64 for the classifier):
 #   python -c "from pathlib import Path; from vision.training.train import export_onnx as e; \
 #              e(Path('last.pt'), Path('models/detector.onnx'), 480, True)"
 # Settings (environment): NMIX, NHAND scenes of each kind; SEEDM, SEEDH their seeds; REPEATS;
-# END_S; BATCH; RW / TW render and data-loading processes; DEV ("0", or cpu for a dry run
-# here); PY; OUTDIR (default $OUT, the device tool's folder); G (scratch).
+# END_S; BATCH; RW / TW render and data-loading processes; CSHARDS, CPER, SEEDC, CLR (classifier
+# lr); DEV ("0", or cpu for a dry run here); PY; OUTDIR (default $OUT, the device tool's
+# folder); G (scratch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 T0=$(date +%s)
@@ -19,6 +24,9 @@ el() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
 PY=${PY:-python3}; DEV=${DEV:-0}; NMIX=${NMIX:-6000}; NHAND=${NHAND:-1500}
 SEEDM=${SEEDM:-300}; SEEDH=${SEEDH:-301}; REPEATS=${REPEATS:-6}; BATCH=${BATCH:-64}
 RW=${RW:-$(nproc)}; TW=${TW:-$(( $(nproc) - 2 ))}; END_S=${END_S:-490}
+CSHARDS=${CSHARDS:-4}; SEEDC=${SEEDC:-400}; CLR=${CLR:-0.0003}; CPER=${CPER:-150}
+CLS=0; [ -f .dev/warm-cls.pt ] && CLS=1
+if [ $CLS = 1 ]; then RW=$(( RW > CSHARDS + 1 ? RW - CSHARDS : 1 )); TW=$(( TW > 6 ? TW - 5 : 1 )); fi
 OUTDIR=${OUTDIR:-${OUT:?set OUTDIR}}; G=${G:-/tmp/gen}
 mkdir -p /tmp/site "$OUTDIR" "$G"
 tar -xJf .dev/pylibs.tar.xz -C /tmp/site
@@ -29,26 +37,51 @@ export PYTHONPATH=/tmp/site:$PWD YOLO_CONFIG_DIR=/tmp/yolo YOLO_OFFLINE=1 YOLO_A
 $PY -c "import torch, ultralytics; from vision.synth.fonts import available_families as a; \
 print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), 'ultralytics', ultralytics.__version__, len(a()), 'CJK faces')"
 el render
+cpids=()
+if [ $CLS = 1 ]; then
+  for k in $(seq 0 $(( CSHARDS - 1 ))); do
+    $PY -m mahjongero synth crops --per-class "$CPER" --val-per-class 2 --seed $(( SEEDC + k )) --quiet \
+      --out "$G/crops-$k" > "$G/crops-$k.log" 2>&1 &
+    cpids+=($!)
+  done
+fi
 $PY -m mahjongero synth scenes --kind mixed --n "$NMIX" --seed "$SEEDM" --val-frac 0.02 --workers "$RW" --quiet --out "$G/mixed"
 $PY -m mahjongero synth scenes --kind hand --n "$NHAND" --seed "$SEEDH" --val-frac 0.02 --workers "$RW" --quiet --out "$G/hand"
 el prepare
+if [ $CLS = 1 ]; then
+  for pid in "${cpids[@]}"; do wait "$pid"; done
+  $PY -m vision.training.merge_crops "$G"/crops-[0-9]* --out "$G/crops-syn"
+  $PY -m vision.training.real_crops --synthetic "$G/crops-syn" --out "$G/crops" --copies 10 --real .dev/real
+fi
 $PY -m vision.training.prepare --scenes "$G/mixed" "$G/hand" --real .dev/real --real-repeats "$REPEATS" \
   --real-labels .dev/real-labels --out "$G/det"
 H=$($PY -c "print(max(0.002, ($END_S - ($(date +%s) - $T0)) / 3600))")
 el "train for $H h"
 # progress bars rewrite one line with \r: keep the epoch lines only
+if [ $CLS = 1 ]; then
+  $PY -m mahjongero train classifier --data "$G/crops" --model .dev/warm-cls.pt --hours "$H" --lr0 "$CLR" \
+    --batch 256 --workers 4 --threads 2 --device "$DEV" --cache --out "$G/runs" --name cls \
+    2>&1 | tr '\r' '\n' | grep -v "it/s\]$" > "$OUTDIR/cls-train.log" &
+  cls_pid=$!
+fi
 $PY -m mahjongero train detector --data "$G/det/data.yaml" --model .dev/warm.pt --imgsz 480 \
   --hours "$H" --batch "$BATCH" --workers "$TW" --threads 8 --device "$DEV" --cache --out "$G/runs" --name gpu \
   2>&1 | tr '\r' '\n' | grep -v "it/s\]$" > "$OUTDIR/train.log" || { tail -40 "$OUTDIR/train.log"; exit 1; }
 tail -8 "$OUTDIR/train.log"
-$PY - "$G/runs/gpu" "$OUTDIR" <<'PYEOF'
+if [ $CLS = 1 ]; then wait $cls_pid || { tail -40 "$OUTDIR/cls-train.log"; exit 1; }; tail -4 "$OUTDIR/cls-train.log"; fi
+$PY - "$G/runs" "$OUTDIR" <<'PYEOF'
 import shutil, sys
 from pathlib import Path
+from vision.training import tv_shim
+tv_shim.install()  # a CPU torch's torchvision (a dry run here) needs it; CUDA machines are untouched
 from ultralytics.utils.torch_utils import strip_optimizer
-run, out = Path(sys.argv[1]), Path(sys.argv[2])
-shutil.copyfile(run / "weights" / "last.pt", out / "last.pt")
-strip_optimizer(out / "last.pt")  # 5 MB instead of 16: the device tool returns files up to 16 MB
-for name in ("results.csv", "args.yaml"):
-    shutil.copyfile(run / name, out / name)
+runs, out = Path(sys.argv[1]), Path(sys.argv[2])
+for run, prefix in ((runs / "gpu", ""), (runs / "cls", "cls-")):
+    if not (run / "weights" / "last.pt").is_file():
+        continue
+    shutil.copyfile(run / "weights" / "last.pt", out / f"{prefix}last.pt")
+    strip_optimizer(out / f"{prefix}last.pt")  # 5 MB, not 16: the device tool returns files up to 16 MB
+    for name in ("results.csv", "args.yaml"):
+        shutil.copyfile(run / name, out / f"{prefix}{name}")
 PYEOF
 el done
