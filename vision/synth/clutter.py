@@ -18,11 +18,13 @@ import numpy as np
 
 from vision.synth.render import Box, Camera, rot_z
 
-__all__ = ["CLUTTER_STREAM", "chairs", "gadgets"]
+__all__ = ["CLUTTER_STREAM", "PHONE_SIZE", "REMOTE_SIZE", "chairs", "gadgets"]
 
 CLUTTER_STREAM = 2
 CHAIR_SHARE = 0.5  # scenes whose floor shows that get chairs
 GADGET_SHARE = 0.25  # scenes with a remote control or a phone on the table
+REMOTE_SIZE = (50.0, 200.0, 20.0)  # mm: width, length, height
+PHONE_SIZE = (76.0, 160.0, 8.0)
 Z = np.array([0.0, 0.0, 1.0])
 _METALS = [(200, 200, 205), (170, 172, 178), (60, 60, 64), (215, 205, 180)]
 _SEATS = [(40, 40, 44), (90, 30, 30), (30, 45, 90), (120, 120, 125), (150, 100, 60), (70, 90, 60)]
@@ -136,7 +138,7 @@ def gadgets(rng: np.random.Generator, tiles: list[Box]) -> list[Box]:
     centers = np.array([o.center[:2] for o in tiles])
     lo, hi = centers.min(0), centers.max(0)
     remote = rng.random() < 0.5
-    size = (50.0, 200.0, 20.0) if remote else (76.0, 160.0, 8.0)
+    size = REMOTE_SIZE if remote else PHONE_SIZE
     top = _remote_top(int(rng.integers(8))) if remote else _phone_top(int(rng.integers(8)))
     for _ in range(20):
         at = rng.uniform(lo, hi)

@@ -215,11 +215,7 @@ def _warp_wrapped(tex: np.ndarray, H: Vec, rect: tuple[int, int, int, int]) -> n
 def _blend_floor(half: np.ndarray, cam: Camera, floor: tuple[np.ndarray, Vec, Vec]) -> None:
     """Show the floor texture outside the table polygon (half-resolution image, in place)."""
     ftex, fh, poly = floor
-    hh, hw = half.shape[:2]
-    mask = np.zeros((hh, hw), np.uint8)
-    pp = clip_project(cam, poly)
-    if len(pp) >= 3:
-        cv2.fillPoly(mask, [np.round((pp * 0.5 - 0.25) * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    mask = _polygon_mask(half.shape[:2], clip_project(cam, poly) * 0.5 - 0.25)  # full -> half pixels
     outside = 255 - mask
     x, y, rw, rh = cv2.boundingRect(outside)
     if rw == 0 or rh == 0:
@@ -230,21 +226,33 @@ def _blend_floor(half: np.ndarray, cam: Camera, floor: tuple[np.ndarray, Vec, Ve
                     outside[y : y + rh, x : x + rw].astype(np.float32), dst=roi)
 
 
+def _polygon_mask(shape: tuple[int, ...], pts: Vec) -> np.ndarray:
+    """255 inside the image polygon ``pts`` (antialiased edge), 0 outside; a mask of
+    ``shape`` (height, width), empty when the polygon has fewer than three corners."""
+    mask = np.zeros(shape[:2], np.uint8)
+    if len(pts) >= 3:
+        cv2.fillPoly(mask, [np.round(pts * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
+    return mask
+
+
+def _draw_unlabelled(img: np.ndarray, ids: np.ndarray, cam: Camera, boxes: list[Box], light: Vec,
+                     ambient: float) -> None:
+    """Paint boxes that are never labelled (id -3), in the order given, skipping any that
+    reach behind the camera."""
+    for box in boxes:
+        if cam.to_cam(box.corners())[:, 2].min() > 5:
+            _draw_box(img, ids, cam, box, -3, light, ambient)
+
+
 def _draw_below(img: np.ndarray, ids: np.ndarray, cam: Camera, boxes: list[Box], poly: Vec,
                 light: Vec, ambient: float) -> None:
     """Paint boxes lying below the table top, then the table top back over them: every ray
     from an eye above the table to a point below it that meets the top first is hidden by it."""
     table = img.copy()
-    for box in boxes:
-        if cam.to_cam(box.corners())[:, 2].min() > 5:
-            _draw_box(img, ids, cam, box, -3, light, ambient)
+    _draw_unlabelled(img, ids, cam, boxes, light, ambient)
     if cam.eye[2] <= 0:
         return
-    mask = np.zeros(ids.shape, np.uint8)
-    pp = clip_project(cam, poly)
-    if len(pp) >= 3:
-        cv2.fillPoly(mask, [np.round(pp * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
-    top = mask > 127
+    top = _polygon_mask(ids.shape, clip_project(cam, poly)) > 127
     img[top] = table[top]
     ids[top] = -1
 
@@ -557,9 +565,7 @@ def render(
     light = _unit(np.asarray(light, float))
     if below and floor is not None:
         _draw_below(img, ids, cam, below, floor[2], light, ambient)
-    for ub in under or []:
-        if cam.to_cam(ub.corners())[:, 2].min() > 5:
-            _draw_box(img, ids, cam, ub, -3, light, ambient)
+    _draw_unlabelled(img, ids, cam, under or [], light, ambient)
     order = _depth_order(cam, objects, skip)
     if shadows and order:
         _shadows(img, cam, [objects[i] for _, i in order], shadow_offset, shadow_strength)

@@ -47,15 +47,12 @@ def subset_file(src: Path, dest: Path, text: str) -> None:
     options.name_IDs = ["*"]
     options.notdef_outline = True
     dest.parent.mkdir(parents=True, exist_ok=True)
-    collection = TTCollection(str(src)) if src.suffix.lower() == ".ttc" else None
-    for font in collection.fonts if collection else [TTFont(str(src))]:
+    whole = TTCollection(str(src)) if src.suffix.lower() == ".ttc" else TTFont(str(src))
+    for font in whole.fonts if isinstance(whole, TTCollection) else [whole]:
         cutter = subset.Subsetter(options)
         cutter.populate(text=text)
         cutter.subset(font)
-        if collection is None:
-            font.save(str(dest))
-    if collection is not None:
-        collection.save(str(dest))
+    whole.save(str(dest))
 
 
 def main(argv: list[str] | None = None) -> int:

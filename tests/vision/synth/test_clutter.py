@@ -18,7 +18,8 @@ def _with_chairs(seed: int = 778) -> list[int]:
 
 
 def _gadget(scene) -> list[Box]:  # noqa: ANN001
-    return [o for o in scene.objects if isinstance(o, Box) and o.label is None and o.size[2] in (8.0, 20.0)]
+    return [o for o in scene.objects if isinstance(o, Box) and o.label is None
+            and o.size in (clutter.REMOTE_SIZE, clutter.PHONE_SIZE)]
 
 
 def _without_gadgets(scene) -> list:  # noqa: ANN001
