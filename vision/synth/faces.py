@@ -117,6 +117,11 @@ class Style:
     # alone (real flowers with the plant painted out were read right 5 times in 52) and read
     # a real set's 1 plum as the 3 flower. A borrowed plant leaves only the index and name.
     flower_plant_shift: int = 0
+    # One potted plant on every flower and season of the set, red blossoms on green stems
+    # in a blue pot, changing a little from tile to tile: about half the real sets paint
+    # their flowers so (9 of the 16 sources whose photos show two flowers or more), and then
+    # only the index, its ink and the name tell them apart.
+    flower_potted: bool = False
 
     @property
     def back_rgb(self) -> RGB:
@@ -203,6 +208,7 @@ def make_style(k: int) -> Style:
         flower_art="natural" if k < 4 else str(rng.choice(["natural", "hue", "ink"], p=[0.55, 0.3, 0.15])),
         flower_art_hue=float(rng.uniform(60, 300)),
         flower_plant_shift=0 if k < 4 or rng.random() >= 0.35 else int(rng.integers(1, 8)),
+        flower_potted=bool(rng.random() < 0.4) and k >= 4,
     )
 
 
@@ -532,6 +538,28 @@ def _plant(c: _Canvas, k: int) -> None:
         _blossom(c, 0.4, 0.8, 0.06, (220, 60, 80))
 
 
+def _potted(c: _Canvas, k: int) -> None:
+    """The set's potted plant (``Style.flower_potted``) as drawn on flower ``k`` (0-7): the
+    same pot, stems and blossoms on every flower, a little moved from tile to tile."""
+    s = c.s
+    look = np.random.default_rng([s.index, 31])  # the set's: pot and blossom colours, stems
+    pot = _pick(look, [s.blue, _mix(s.blue, (40, 120, 140), 0.5), (150, 90, 50)], [0.6, 0.25, 0.15])
+    bloom = _pick(look, [s.red, (230, 90, 110), (236, 120, 50)], [0.6, 0.25, 0.15])
+    leaf = _mix(s.green, (90, 160, 60), float(look.uniform(0, 0.5)))
+    stems = int(look.integers(2, 5))
+    tile = np.random.default_rng([s.index, 32, k])  # this tile's small changes
+    top = 0.74 + float(tile.uniform(-0.03, 0.03))
+    c.poly([(0.3, top), (0.7, top), (0.62, 0.95), (0.38, 0.95)], pot)
+    c.line((0.27, top), (0.73, top), _mix(pot, (0, 0, 0), 0.25), 0.04)
+    for i in range(stems):
+        x = 0.25 + 0.5 * (i + 0.5) / stems + float(tile.normal(0, 0.05))
+        y = 0.3 + float(tile.uniform(0, 0.2))
+        mid = ((0.5 + x) / 2 + float(tile.normal(0, 0.04)), (top + y) / 2)
+        c.poly([(0.5, top), mid, (x, y)], leaf, 5)
+        c.ellipse(mid[0] + 0.06, mid[1], 0.09, 0.03, float(tile.uniform(-40, 40)), leaf)
+        _blossom(c, x, y, float(tile.uniform(0.08, 0.12)), bloom)
+
+
 def _recolour_plant(c: _Canvas, ink: RGB) -> None:
     """The plant just drawn in the style's ``flower_art`` colours (see ``Style``)."""
     s = c.s
@@ -553,7 +581,10 @@ def _flower(c: _Canvas, t: Tile) -> None:
     k = t - Tile.FLOWER1
     n = k % 4 + 1
     ink = s.blue if (k < 4) == s.flowers_blue else s.red  # flowers 0-3, seasons 4-7
-    _plant(c, (k + s.flower_plant_shift) % 8)
+    if s.flower_potted:
+        _potted(c, k)
+    else:
+        _plant(c, (k + s.flower_plant_shift) % 8)
     _recolour_plant(c, ink)
     right = s.flower_index_right
     if s.flower_chinese_index:

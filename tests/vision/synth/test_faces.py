@@ -115,7 +115,7 @@ def test_some_sets_borrow_another_flowers_plant() -> None:
     lower = slice(int(0.3 * FACE_H), None)
     corner = (slice(0, int(0.2 * FACE_H)), slice(None))
     for k in shifted:
-        style = dataclasses.replace(make_style(k), flower_art="natural")
+        style = dataclasses.replace(make_style(k), flower_art="natural", flower_potted=False)
         own = dataclasses.replace(style, flower_plant_shift=0)
         shift = style.flower_plant_shift
         assert 1 <= shift <= 7, k
@@ -124,3 +124,20 @@ def test_some_sets_borrow_another_flowers_plant() -> None:
         assert np.array_equal(drawn[lower], face_image(lender, own)[lower]), k
         assert not np.array_equal(drawn[lower], face_image(Tile.FLOWER1, own)[lower]), k
         assert np.array_equal(drawn[corner], face_image(Tile.FLOWER1, own)[corner]), k
+
+
+def test_some_sets_pot_the_same_plant_on_every_flower() -> None:
+    """A potted set's plant tells no flower from another (the pot is one colour on all
+    eight); the index and name in the corners stay as the set writes them."""
+    potted = [k for k in range(NUM_STYLES) if make_style(k).flower_potted]
+    assert potted and len(potted) < NUM_STYLES / 2
+    assert not any(make_style(k).flower_potted for k in range(4))  # the common designs stay
+    corner = (slice(0, int(0.2 * FACE_H)), slice(None))
+    pot = (int(0.88 * FACE_H), FACE_W // 2)
+    for k in potted:
+        style = dataclasses.replace(make_style(k), flower_art="natural")
+        unpotted = dataclasses.replace(style, flower_potted=False)
+        faces = [face_image(Tile(Tile.FLOWER1 + i), style) for i in range(8)]
+        assert len({tuple(f[pot][:3]) for f in faces}) == 1, k
+        assert np.array_equal(faces[0][corner], face_image(Tile.FLOWER1, unpotted)[corner]), k
+        assert not np.array_equal(faces[0], faces[1]), k  # each tile a little different
