@@ -45,6 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     c.add_argument("--size", type=_size, default=(1280, 960), help="size of the scenes cut from")
     c.add_argument("--codes", type=str, default=None,
                    help="comma-separated face codes to render only (e.g. 1f,2f,3f); default all")
+    c.add_argument("--face-share", type=float, default=0.0,
+                   help="share of face-up tiles cut around the face alone, as real labels box them (default 0)")
     c.add_argument("--quiet", action="store_true")
     c.set_defaults(func=_crops)
 
@@ -75,7 +77,7 @@ def _crops(args: argparse.Namespace) -> int:
         raise ValueError("--per-class must be >= 1")
     counts = write_crops(
         args.out, args.per_class, seed=args.seed, val_per_class=args.val_per_class, size=args.size,
-        quiet=args.quiet, codes=args.codes.split(",") if args.codes else None,
+        quiet=args.quiet, codes=args.codes.split(",") if args.codes else None, face_share=args.face_share,
     )
     print(f"{sum(counts.values())} crops in {len(counts)} classes under {args.out}")
     return 0

@@ -122,6 +122,10 @@ class Style:
     # their flowers so (9 of the 16 sources whose photos show two flowers or more), and then
     # only the index, its ink and the name tell them apart.
     flower_potted: bool = False
+    # The seasons numbered in Chinese while the flowers keep Arabic numerals, as on real
+    # training sets (two sources show a blue 1 or 3 flower beside a red 一 or 三 season, two
+    # more a Chinese-numbered season alone): there an Arabic 4 is the bamboo, never winter.
+    season_chinese_index: bool = False
 
     @property
     def back_rgb(self) -> RGB:
@@ -209,6 +213,7 @@ def make_style(k: int) -> Style:
         flower_art_hue=float(rng.uniform(60, 300)),
         flower_plant_shift=0 if k < 4 or rng.random() >= 0.35 else int(rng.integers(1, 8)),
         flower_potted=bool(rng.random() < 0.4) and k >= 4,
+        season_chinese_index=bool(rng.random() < 0.4) and k >= 4,
     )
 
 
@@ -587,7 +592,7 @@ def _flower(c: _Canvas, t: Tile) -> None:
         _plant(c, (k + s.flower_plant_shift) % 8)
     _recolour_plant(c, ink)
     right = s.flower_index_right
-    if s.flower_chinese_index:
+    if s.flower_chinese_index or (k >= 4 and s.season_chinese_index):
         c.text(_NUMERALS[n - 1], (0.71, 0.03, 0.93, 0.2) if right else (0.05, 0.03, 0.27, 0.2), ink)
     else:
         c.text(str(n), (0.72, 0.03, 0.92, 0.2) if right else (0.05, 0.03, 0.25, 0.2), ink, latin=True, stroke=0)

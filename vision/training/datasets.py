@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.synth.dataset import face_box
+
 __all__ = ["link_real", "write_detector_yaml", "square_crops", "face_box", "face_box_scenes", "DETECTOR_NAMES"]
 
 DETECTOR_NAMES = {0: "tile", 1: "back"}
@@ -40,27 +42,6 @@ def link_real(real_dir: Path, names: Iterable[str], dest: Path, repeats: int = 1
             shutil.copyfile(label, dest / "labels" / f"r{k}_{Path(name).stem}.txt")
             n += 1
     return n
-
-
-def face_box(box: Sequence[float], quad: Sequence[Sequence[float]]) -> list[float]:
-    """The face of a face-up tile: its projected face quad's bounding box, kept inside the
-    tile's visible box (``box``), or the visible box when too little of the face shows.
-
-    The real photos box the face only (a standing tile's side and top are left out), so a
-    detector that learns whole tiles from rendered scenes and faces from real ones learns
-    neither well: on steep real rows its boxes sat half a side off the labelled face.
-
-    >>> face_box([10, 10, 50, 70], [[14, 20], [48, 21], [47, 69], [13, 68]])
-    [13, 20, 48, 69]
-    >>> face_box([10, 10, 50, 70], [[60, 20], [90, 20], [90, 60], [60, 60]])  # face hidden
-    [10, 10, 50, 70]
-    """
-    q = np.asarray(quad, dtype=np.float64)
-    x0, y0 = max(box[0], int(np.floor(q[:, 0].min()))), max(box[1], int(np.floor(q[:, 1].min())))
-    x1, y1 = min(box[2], int(np.ceil(q[:, 0].max()))), min(box[3], int(np.ceil(q[:, 1].max())))
-    if x1 - x0 < 4 or y1 - y0 < 4:
-        return list(box)
-    return [x0, y0, x1, y1]
 
 
 def face_box_scenes(scenes: Path, dest: Path) -> int:

@@ -70,6 +70,29 @@ def test_crops_of_chosen_codes_only(tmp_path: Path) -> None:
         write_crops(tmp_path / "backs", 1, codes=["0x", str(Tile.BACK)], quiet=True)
 
 
+def test_crops_cut_around_the_face_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``face_share=1`` every face-up tile is cut around its face (the face's box
+    drawn from the tile's projected face quad); with 0 none is, and the crops stay those
+    of earlier runs of the seed."""
+    import vision.synth.dataset as dataset
+
+    asked: list[list[float]] = []
+    face_box = dataset.face_box
+
+    def spy(box: list[float], quad: list[list[float]]) -> list[float]:
+        asked.append(list(box))
+        return face_box(box, quad)
+
+    monkeypatch.setattr(dataset, "face_box", spy)
+    before = write_crops(tmp_path / "whole", 3, seed=5, val_per_class=1, size=(640, 480), quiet=True, codes=["5m"])
+    assert not asked
+    again = write_crops(tmp_path / "face", 3, seed=5, val_per_class=1, size=(640, 480), quiet=True, codes=["5m"],
+                        face_share=1.0)
+    assert before == again == {"5m": 4} and len(asked) >= 4
+    with pytest.raises(ValueError, match="1.5"):
+        write_crops(tmp_path / "bad", 1, face_share=1.5, quiet=True)
+
+
 def test_cli_sheet_and_scenes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["synth", "sheet", "--out", str(tmp_path / "s.png"), "--styles", "0,1"]) == 0
     sheet = cv2.imread(str(tmp_path / "s.png"))

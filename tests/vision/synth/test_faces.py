@@ -141,3 +141,21 @@ def test_some_sets_pot_the_same_plant_on_every_flower() -> None:
         assert len({tuple(f[pot][:3]) for f in faces}) == 1, k
         assert np.array_equal(faces[0][corner], face_image(Tile.FLOWER1, unpotted)[corner]), k
         assert not np.array_equal(faces[0], faces[1]), k  # each tile a little different
+
+
+def test_some_sets_number_the_seasons_in_chinese_and_the_flowers_in_arabic() -> None:
+    """On such a set a season wears the Chinese numeral of an all-Chinese set, a flower the
+    Arabic one of an all-Arabic set: the index's script tells flower from season."""
+    mixed = [k for k in range(NUM_STYLES)
+             if make_style(k).season_chinese_index and not make_style(k).flower_chinese_index]
+    assert mixed and len(mixed) < NUM_STYLES / 2
+    assert not any(make_style(k).season_chinese_index for k in range(4))  # the common designs stay
+    for k in mixed:
+        style = make_style(k)
+        chinese = dataclasses.replace(style, flower_chinese_index=True)
+        arabic = dataclasses.replace(style, season_chinese_index=False)
+        for i in range(4):
+            flower, season = Tile(Tile.FLOWER1 + i), Tile(Tile.FLOWER1 + 4 + i)
+            assert np.array_equal(face_image(flower, style), face_image(flower, arabic)), (k, i)
+            assert np.array_equal(face_image(season, style), face_image(season, chinese)), (k, i)
+            assert not np.array_equal(face_image(season, style), face_image(season, arabic)), (k, i)
