@@ -210,6 +210,7 @@ class Scores:
     gt_per_class: dict[int, int] = field(default_factory=dict)
     confusions: list[tuple[str, int, int]] = field(default_factory=list)  # (image, true, said)
     by_side: dict[str, list[int]] = field(default_factory=dict)  # size bucket -> [right, named] (face up)
+    wrong_hands: list[tuple[str, list[tuple[int, int]]]] = field(default_factory=list)  # (image, [(true, said or -1)])
 
     def add(self, gt: GroundTruth, det: Detections, crop_codes: np.ndarray | None = None) -> None:
         m = match(gt.xyxy, det.xyxy)
@@ -236,6 +237,10 @@ class Scores:
         if len(gt.code) and known.all():
             self.hands += 1
             self.hands_right += int(right.all())
+            if not right.all():
+                said_or_missed = np.where(ok, said, -1)
+                slips = [(int(t), int(d)) for t, d, r in zip(gt.code, said_or_missed, right, strict=True) if not r]
+                self.wrong_hands.append((gt.image.name, slips))
 
     def _add_sides(self, gt: GroundTruth, crop_codes: np.ndarray) -> None:
         """Face-up tiles named on their true boxes, by the box's short side in pixels: how

@@ -21,11 +21,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--classifier", default=None)
     p.add_argument("--imgsz", type=int, default=None, help="detector input long side (default: as trained)")
     p.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the detector's)")
+    p.add_argument("--iou", type=float, default=None, help="detector NMS overlap (default: the detector's)")
     p.add_argument("--limit", type=int, default=0, help="at most this many images (0 = all)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--nested", type=float, default=None,
                    help="drop a box lying this share inside a surer one (default: keep all)")
-    p.add_argument("--confusions", action="store_true", help="list misread tiles")
+    p.add_argument("--confusions", action="store_true",
+                   help="list tiles misread on their true boxes, and the hands read wrong end to end")
     p.set_defaults(func=run)
 
 
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.tiles import Tile
     from vision.classifier import TileClassifier
     from vision.detections import Detections
-    from vision.detector import DEFAULT_CONF, DEFAULT_NESTED, TileDetector
+    from vision.detector import DEFAULT_CONF, DEFAULT_IOU, DEFAULT_NESTED, TileDetector
     from vision.evaluation import Scores, iter_dataset
     from vision.imageio import load_image
     from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader
@@ -57,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     names = json.loads(Path(args.split).read_text())["val"] if args.split else None
     reader = TileReader(
         TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=DEFAULT_CONF if args.conf is None else args.conf,
+                     iou=DEFAULT_IOU if args.iou is None else args.iou,
                      nested=DEFAULT_NESTED if args.nested is None else args.nested),
         TileClassifier(args.classifier or CLASSIFIER_PATH),
     )
@@ -81,4 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if args.confusions:
         for name, true, said in scores.confusions:
             print(f"  {Tile(true)!s:>3} read as {Tile(said)!s:<3} {name}")
+        for name, slips in scores.wrong_hands:
+            told = ", ".join(f"{Tile(t)}→{Tile(d) if d >= 0 else 'missed'}" for t, d in slips)
+            print(f"  hand wrong end to end: {told}  {name}")
     return 0

@@ -46,6 +46,10 @@ def test_scores_perfect_and_imperfect() -> None:
     out2 = s2.summary()
     assert out2["recall@0.5"] == 0.5 and out2["hands_read_right"] == 0.0
     assert out2["tile_accuracy_on_gt_boxes"] == 0.5
+    assert s.wrong_hands == [] and s2.wrong_hands == [("x.jpg", [(5, -1)])]  # the 6m missed
+    s3 = Scores()
+    s3.add(gt, wrong, crop_codes=gt.code)
+    assert s3.wrong_hands == [("x.jpg", [(5, 6)])]  # the 6m read as 7m
 
 
 def test_codes_csv(tmp_path: Path) -> None:
