@@ -174,7 +174,13 @@ _WIDE = 0.2  # margin of the stored guide crops: room to draw boxes as a detecto
 _LYING = 8  # lying views of each guide tile: the four quarter turns, twice (exact box, then jittered)
 _STANDING = 16  # standing views of each guide tile (a photo of a hand shows them so)
 _PROBE_L2, _PROBE_STEPS, _PROBE_LR = 1e-3, 300, 0.05
-_NESTED = 0.6  # a detection this share inside a surer one is part of that tile (guide tiles lie apart)
+_NESTED = 0.6  # a detection this share inside surer ones is part of a tile (guide tiles lie apart)
+# Detector input sizes a guide photo is read at, in turn, until its rows match the guide's
+# (None: the detector's own, 480). A guide photo is read once, so it can afford more pixels:
+# at 480 the face-boxing detector v6 split one unseen style's 6-bamboo into its two stick
+# columns (the row came out a tile too long), and its boxes of another style's guide taught
+# that set 98.8 % (at 640: 99.6 %; the other six unseen styles the same or better).
+GUIDE_SIZES: tuple[int | None, ...] = (640, None)
 # Shares of a box's height, from its bottom, that a photo's crops are read at. A box around a
 # tile standing in a hand row, photographed from above, is mostly the tile's top: at 60 degrees
 # or steeper the face is the lowest third to half of it, squashed into a few of the
@@ -534,25 +540,48 @@ def label_guide(dets: Detections, variant: str) -> list[tuple[Tile, int]]:
     return out
 
 
-def calibrate(image: np.ndarray, variant: str, name: str, detect: Callable[[np.ndarray], Detections],
+def calibrate(image: np.ndarray, variant: str, name: str, detect: Callable[..., Detections],
               seed: int = 0, classifier: Featurizer | None = None) -> TileSet:
     """Build (not yet save) a set from one guide photo: a crop of each tile kind, and, given
-    the shipped ``classifier`` (with a features output), the probe fitted to them."""
+    the shipped ``classifier`` (with a features output), the probe fitted to them.
+
+    ``detect(image)`` finds the tiles; if it also takes ``imgsz`` (a ``TileDetector`` does), the
+    photo is read at the sizes of ``GUIDE_SIZES`` in turn until its rows match the guide's.
+    """
     from vision.classifier import crop_boxes
-    from vision.detector import drop_nested
 
     _set_path(name)  # a bad name fails before any work
-    dets = detect(image)
-    if len(dets) == 0:
-        raise CalibrationError("no tiles found in the calibration photo")
-    # the guide's tiles lie apart, so a box inside another is a second guess at part of a tile
-    dets = dets[drop_nested(dets.xyxy, np.argsort(-dets.confidence, kind="stable"), _NESTED)]
-    pairs = label_guide(dets, variant)
+    dets, pairs = _read_guide(image, variant, detect)
     crops = crop_boxes(image, dets.xyxy[[i for _, i in pairs]], margin=_WIDE)
     tileset = TileSet(name, variant, np.array([int(t) for t, _ in pairs], np.int64), crops)
     if classifier is not None and classifier.has_features:
         tileset.probe = fit_probe(crops, classifier, seed)
     return tileset
+
+
+def _read_guide(image: np.ndarray, variant: str, detect: Callable[..., Detections]
+                ) -> tuple[Detections, list[tuple[Tile, int]]]:
+    """The guide photo's detections and :func:`label_guide`'s pairs, from the first input size
+    of ``GUIDE_SIZES`` at which the rows match; the first size's error if none does."""
+    import inspect
+
+    from vision.detector import drop_nested
+
+    sizes = GUIDE_SIZES if "imgsz" in inspect.signature(detect).parameters else (None,)
+    first: CalibrationError | None = None
+    for size in sizes:
+        dets = detect(image) if size is None else detect(image, imgsz=size)
+        if len(dets) == 0:
+            first = first or CalibrationError("no tiles found in the calibration photo")
+            continue
+        # the guide's tiles lie apart, so a box inside others is a second guess at part of a tile
+        dets = dets[drop_nested(dets.xyxy, np.argsort(-dets.confidence, kind="stable"), _NESTED)]
+        try:
+            return dets, label_guide(dets, variant)
+        except CalibrationError as exc:
+            first = first or exc
+    assert first is not None
+    raise first
 
 
 class PrototypeClassifier:

@@ -164,16 +164,39 @@ def test_the_shipped_detector_reads_a_guide_photo(style: int) -> None:
     truth = labels_to_detections(labels)
     seen: list[Detections] = []
 
-    def detect(im: np.ndarray) -> Detections:
-        seen.append(reader.detector(im))
+    def detect(im: np.ndarray, imgsz: int | None = None) -> Detections:
+        seen.append(reader.detector(im, imgsz=imgsz))
         return seen[-1]
 
     tileset = calibrate(image, "singapore", "mine", detect)
     assert len(tileset.codes) == len(truth) == 46
-    dets = seen[0][drop_nested(seen[0].xyxy, np.argsort(-seen[0].confidence), 0.6)]
+    dets = seen[-1][drop_nested(seen[-1].xyxy, np.argsort(-seen[-1].confidence), 0.6)]
     for tile, i in label_guide(dets, "singapore"):
         j = int(np.flatnonzero(truth.code == int(tile))[0])
         assert box_iou(dets.xyxy[i:i + 1], truth.xyxy[j:j + 1])[0, 0] > 0.5, f"{tile} is named from the wrong box"
+
+
+def test_a_guide_read_wrong_is_looked_at_again_at_the_next_size() -> None:
+    """A detector that splits a tile in two at the first of ``GUIDE_SIZES`` gets a second
+    look at the next; a plain callable (no ``imgsz``) gets one look and the rows' error."""
+    from vision.calibrate import GUIDE_SIZES, CalibrationError
+
+    image, labels = guide_photo("singapore", style=901, size=(1200, 900))
+    truth = labels_to_detections(labels)
+    x0, y0, x1, y1 = truth.xyxy[0]
+    halves = np.array([[x0, y0, (x0 + x1) / 2, y1], [(x0 + x1) / 2, y0, x1, y1]], np.float32)
+    split = Detections(np.vstack([truth.xyxy[1:], halves]), np.ones(len(truth) + 1, np.float32),
+                       np.ones(len(truth) + 1, bool))
+    asked: list[int | None] = []
+
+    def detect(im: np.ndarray, imgsz: int | None = None) -> Detections:
+        asked.append(imgsz)
+        return split if imgsz == GUIDE_SIZES[0] else truth
+
+    assert len(GUIDE_SIZES) >= 2 and len(calibrate(image, "singapore", "mine", detect).codes) == 46
+    assert asked == list(GUIDE_SIZES[:2])
+    with pytest.raises(CalibrationError, match="found rows of"):
+        calibrate(image, "singapore", "mine", lambda im: split)
 
 
 class Opinionated(ColourFeatures):
