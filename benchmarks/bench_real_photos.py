@@ -4,9 +4,10 @@
 ``mahjongero score PHOTO`` and what a camera over a real table sees, for each detector:
 
 - **hands**: the hand the regions read from the photo (concealed tiers, melds, flowers)
-  against the labelled hand row: photos where it holds exactly the labelled tiles (each
-  labelled box matched at IoU 0.5, nothing else), and where it also names them all right
-  (the hand-labelled codes, ``tests/data/real_tiles.csv``); refused photos count as wrong.
+  against the labelled hand row: photos where it holds exactly the labelled tiles of the
+  hand (each labelled box matched at IoU 0.5, nothing else; boxes marked ``in_hand`` 0, a
+  discard the labels box too, left out), and where it also names them all right (the
+  hand-labelled codes, ``tests/data/real_tiles.csv``); refused photos count as wrong.
 - **off the row**: the real photos box only the hand row, and a detector trained on them
   learned to find a real photo's tiles only in its hand row (``vision.training.
   pseudo_labels``). The tiles the teacher (``--teacher``; by default each detector itself)
@@ -55,12 +56,13 @@ def hands(reader: TileReader, photos: list[tuple[GroundTruth, np.ndarray]]) -> d
             continue
         items = [i for i, region, _ in reading.items() if region != "other"]
         boxes = np.array([i.box for i in items], np.float32).reshape(-1, 4)
-        iou = box_iou(gt.xyxy, boxes) if len(boxes) and len(gt.xyxy) else np.zeros((len(gt.xyxy), len(boxes)))
+        own, codes = gt.xyxy[gt.hand()], gt.code[gt.hand()]  # not a discard the labels box too
+        iou = box_iou(own, boxes) if len(boxes) and len(own) else np.zeros((len(own), len(boxes)))
         exact = bool((iou.max(1, initial=0) >= 0.5).all() and (iou.max(0, initial=0) >= 0.5).all())
         got["tiles right"] += exact
-        if exact and (gt.code >= 0).all():
+        if exact and (codes >= 0).all():
             got["named"] += 1
-            got["named right"] += sorted(gt.code.tolist()) == sorted(int(i.tile) for i in items)
+            got["named right"] += sorted(codes.tolist()) == sorted(int(i.tile) for i in items)
     return dict(got)
 
 

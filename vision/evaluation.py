@@ -2,7 +2,10 @@
 
 Ground truth: ``labels/<stem>.txt`` beside ``images/`` (class 0 face-up, 1 face-down).
 Tile codes, where known, come from a CSV (``image,x1,y1,x2,y2,code``, e.g.
-``tests/data/real_tiles.csv``) or from the renderer's JSON sidecars.
+``tests/data/real_tiles.csv``) or from the renderer's JSON sidecars. The CSV's optional
+``in_hand`` column (1 where empty) marks labelled tiles that are not the player's hand (0):
+a discard or another player's meld that the photos' labels happen to box as well. They count
+for recall and tile accuracy like every tile; a hand is read right when its own tiles are.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from engine.tiles import Tile
 from vision.detections import Detections
 from vision.detector import box_iou
 
-__all__ = ["GroundTruth", "iter_dataset", "load_codes_csv", "Scores", "match"]
+__all__ = ["GroundTruth", "iter_dataset", "load_codes_csv", "load_off_hand", "Scores", "match"]
 
 _IMG_EXT = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 
@@ -32,6 +35,11 @@ class GroundTruth:
     xyxy: np.ndarray
     face_up: np.ndarray
     code: np.ndarray
+    in_hand: np.ndarray | None = None  # bool per box; None: every labelled tile is the hand's
+
+    def hand(self) -> np.ndarray:
+        """Which boxes are the hand's own tiles (all of them unless marked otherwise)."""
+        return np.ones(len(self.xyxy), bool) if self.in_hand is None else self.in_hand
 
 
 def label_path(image: Path) -> Path:
@@ -72,6 +80,30 @@ def load_codes_csv(path: Path) -> dict[str, list[tuple[np.ndarray, int]]]:
             box = np.array([float(row[k]) for k in ("x1", "y1", "x2", "y2")], np.float32)
             out.setdefault(row["image"], []).append((box, int(Tile.parse(row["code"]))))
     return out
+
+
+def load_off_hand(path: Path) -> dict[str, list[np.ndarray]]:
+    """``{image name: [box, ...]}`` of the CSV's rows marked ``in_hand`` 0 (none without
+    the column)."""
+    out: dict[str, list[np.ndarray]] = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            flag = (row.get("in_hand") or "1").strip()
+            if flag not in ("0", "1"):
+                raise ValueError(f"{str(path)!r}: in_hand must be 0 or 1, not {flag!r} ({row['image']!r})")
+            if flag == "0":
+                box = np.array([float(row[k]) for k in ("x1", "y1", "x2", "y2")], np.float32)
+                out.setdefault(row["image"], []).append(box)
+    return out
+
+
+def _off_hand_mask(xyxy: np.ndarray, off: list[np.ndarray]) -> np.ndarray | None:
+    """The boxes that are the hand's: every box but those matching an ``off`` box (IoU ≥ 0.7,
+    as codes are matched)."""
+    if not off:
+        return None
+    marks = _assign_codes(xyxy, [(b, 1) for b in off])
+    return marks < 0
 
 
 def meta_path(image: Path) -> Path:
@@ -127,6 +159,7 @@ def iter_dataset(
 
     wanted = set(names) if names is not None else None
     csv_codes = load_codes_csv(codes_csv) if codes_csv else {}
+    off_hand = load_off_hand(codes_csv) if codes_csv else {}
     for img in sorted(p for p in root.rglob("*") if p.suffix.lower() in _IMG_EXT):
         if "images" not in img.parts or (wanted is not None and img.name not in wanted):
             continue
@@ -134,7 +167,8 @@ def iter_dataset(
             w, h = im.size
         xyxy, up = read_yolo_labels(label_path(img), w, h)
         known = csv_codes.get(img.name) if csv_codes else _sidecar_codes(img)
-        yield GroundTruth(img, xyxy, up, _assign_codes(xyxy, known))
+        yield GroundTruth(img, xyxy, up, _assign_codes(xyxy, known),
+                          _off_hand_mask(xyxy, off_hand.get(img.name, [])))
 
 
 def match(gt: np.ndarray, pred: np.ndarray, iou: float = 0.5) -> np.ndarray:
@@ -205,7 +239,8 @@ class Scores:
     crop_coded: int = 0
     crop_right: int = 0  # classifier alone on the GT boxes
     hands: int = 0
-    hands_right: int = 0
+    hands_right: int = 0  # the hand's own tiles all found and named right
+    photos_every_tile_right: int = 0  # and the other labelled tiles too
     ap_records: list[tuple[float, bool, int]] = field(default_factory=list)  # (conf, tp, class)
     gt_per_class: dict[int, int] = field(default_factory=dict)
     confusions: list[tuple[str, int, int]] = field(default_factory=list)  # (image, true, said)
@@ -234,12 +269,15 @@ class Scores:
             for i in np.flatnonzero(known & (crop_codes != gt.code)):
                 self.confusions.append((gt.image.name, int(gt.code[i]), int(crop_codes[i])))
             self._add_sides(gt, crop_codes)
-        if len(gt.code) and known.all():
+        hand = gt.hand()
+        if hand.any() and known[hand].all():
             self.hands += 1
-            self.hands_right += int(right.all())
-            if not right.all():
+            self.hands_right += int(right[hand].all())
+            self.photos_every_tile_right += int(right.all())
+            if not right[hand].all():
                 said_or_missed = np.where(ok, said, -1)
-                slips = [(int(t), int(d)) for t, d, r in zip(gt.code, said_or_missed, right, strict=True) if not r]
+                slips = [(int(t), int(d)) for t, d, r in zip(gt.code[hand], said_or_missed[hand], right[hand], strict=True)
+                         if not r]
                 self.wrong_hands.append((gt.image.name, slips))
 
     def _add_sides(self, gt: GroundTruth, crop_codes: np.ndarray) -> None:
@@ -296,6 +334,7 @@ class Scores:
             "tile_accuracy_on_gt_boxes": r(self.crop_right, self.crop_coded),
             "hands_fully_labelled": self.hands,
             "hands_read_right": r(self.hands_right, self.hands),
+            "photos_every_labelled_tile_right": r(self.photos_every_tile_right, self.hands),
             **{f"face_up_on_gt_boxes_{b}": r(*self.by_side[b]) for b in SIDE_BUCKETS if b in self.by_side},
             **{f"face_up_tiles_{b}": self.by_side[b][1] for b in SIDE_BUCKETS if b in self.by_side},
         }

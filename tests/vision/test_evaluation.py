@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
+import pytest
 
 from engine.tiles import Tile
 from vision.detections import Detections
-from vision.evaluation import GroundTruth, Scores, load_codes_csv, match, read_yolo_labels
+from vision.evaluation import (
+    GroundTruth,
+    Scores,
+    iter_dataset,
+    load_codes_csv,
+    load_off_hand,
+    match,
+    read_yolo_labels,
+)
 
 
 def test_match_is_one_to_one() -> None:
@@ -57,6 +67,41 @@ def test_codes_csv(tmp_path: Path) -> None:
     p.write_text("image,x1,y1,x2,y2,code\na.jpg,0,0,10,10,5m\na.jpg,20,0,30,10,7z\n")
     got = load_codes_csv(p)
     assert [c for _, c in got["a.jpg"]] == [4, 33]
+
+
+def test_a_tile_off_the_hand_counts_for_tiles_not_for_the_hand() -> None:
+    gt = GroundTruth(
+        Path("x.jpg"),
+        np.array([[0, 0, 10, 10], [20, 0, 30, 10], [0, 50, 10, 60.0]], np.float32),
+        np.array([True, True, True]),
+        np.array([4, 5, 33]),
+        np.array([True, True, False]),  # the third: a discard the labels box too
+    )
+    det = Detections(gt.xyxy, np.ones(3), gt.face_up).with_codes(np.array([4, 5, 31]), np.ones(3))
+    s = Scores()
+    s.add(gt, det, crop_codes=np.array([4, 5, 31]))
+    out = s.summary()
+    assert out["hands_read_right"] == 1.0 and out["photos_every_labelled_tile_right"] == 0.0
+    assert out["tile_accuracy_end_to_end"] == round(2 / 3, 4) and s.wrong_hands == []
+    s.add(gt, det[:1], crop_codes=np.array([4, 5, 31]))  # the hand's 6m missed
+    assert s.wrong_hands == [("x.jpg", [(5, -1)])] and s.summary()["hands_read_right"] == 0.5
+
+
+def test_off_hand_marks_from_the_csv(tmp_path: Path) -> None:
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.png"), np.zeros((100, 100, 3), np.uint8))
+    (tmp_path / "labels" / "a.txt").write_text("0 0.05 0.05 0.1 0.1\n0 0.55 0.55 0.1 0.1\n")
+    p = tmp_path / "c.csv"
+    p.write_text("image,x1,y1,x2,y2,code,in_hand\na.png,0,0,10,10,5m,1\na.png,50,50,60,60,7z,0\n")
+    assert [b.tolist() for b in load_off_hand(p)["a.png"]] == [[50, 50, 60, 60]]
+    (gt,) = iter_dataset(tmp_path, codes_csv=p)
+    assert gt.hand().tolist() == [True, False] and gt.code.tolist() == [4, 33]
+    p.write_text("image,x1,y1,x2,y2,code,in_hand\na.png,0,0,10,10,5m,yes\n")
+    with pytest.raises(ValueError, match="'yes'"):
+        load_off_hand(p)
+    p.write_text("image,x1,y1,x2,y2,code\na.png,0,0,10,10,5m\n")  # no column: all the hand's
+    assert load_off_hand(p) == {} and next(iter_dataset(tmp_path, codes_csv=p)).hand().all()
 
 
 def test_committed_real_labels_are_valid() -> None:
