@@ -47,6 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="comma-separated face codes to render only (e.g. 1f,2f,3f); default all")
     c.add_argument("--face-share", type=float, default=0.0,
                    help="share of face-up tiles cut around the face alone, as real labels box them (default 0)")
+    c.add_argument("--styles", type=int, default=None,
+                   help="draw each scene's set design from styles 0..N-1 (default the 48 the scenes use)")
     c.add_argument("--quiet", action="store_true")
     c.set_defaults(func=_crops)
 
@@ -78,6 +80,7 @@ def _crops(args: argparse.Namespace) -> int:
     counts = write_crops(
         args.out, args.per_class, seed=args.seed, val_per_class=args.val_per_class, size=args.size,
         quiet=args.quiet, codes=args.codes.split(",") if args.codes else None, face_share=args.face_share,
+        styles=args.styles,
     )
     print(f"{sum(counts.values())} crops in {len(counts)} classes under {args.out}")
     return 0

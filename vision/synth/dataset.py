@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
-from vision.synth.faces import FACE_H, FACE_W, face_image, make_style
+from vision.synth.faces import FACE_H, FACE_W, NUM_STYLES, face_image, make_style
 from vision.synth.scenes import SceneResult, make_scene, render_scene
 
 __all__ = [
@@ -218,6 +218,7 @@ def write_crops(
     min_side: int = 18,
     codes: Sequence[str] | None = None,
     face_share: float = 0.0,
+    styles: int | None = None,
 ) -> dict[str, int]:
     """Classifier crops, ``out/{train,val}/<code>/*.png``, cut from rendered scenes.
 
@@ -231,9 +232,14 @@ def write_crops(
     (:func:`face_box`), as a detector trained on the real photos' face boxes boxes them; the
     rest around the whole visible tile. 0 draws nothing more from the random stream, so
     earlier seeds render the same crops.
+    ``styles``: each scene's set design is drawn from styles ``0..styles-1`` instead of the
+    scenes' usual ``NUM_STYLES``: more set designs than the held-out sets draw from, so that
+    a model cannot learn each design's flower conventions by heart.
     """
     if not 0.0 <= face_share <= 1.0:
         raise ValueError(f"face_share must lie in [0, 1], not {face_share!r}")
+    if styles is not None and styles < 1:
+        raise ValueError(f"styles must be at least 1, not {styles!r}")
     face_codes = [Tile(t) for t in range(63)] if codes is None else [Tile.parse(c) for c in codes]
     if not face_codes or Tile.BACK in face_codes:
         raise ValueError(f"codes must name face-up tiles, not {codes!r}")
@@ -249,12 +255,13 @@ def write_crops(
     state: dict[str, Any] = {"seed": seed, "next": 0, "counts": {c: 0 for c in CLASS_CODES if c in wanted}}
     if prog_p.exists():
         old = json.loads(prog_p.read_text())
-        if (old.get("seed"), old.get("need"), old.get("codes"), old.get("face_share", 0.0)) == (
-                seed, need, chosen, face_share):
+        if (old.get("seed"), old.get("need"), old.get("codes"), old.get("face_share", 0.0),
+                old.get("styles")) == (seed, need, chosen, face_share, styles):
             state = old
     state["need"] = need
     state["codes"] = chosen
     state["face_share"] = face_share
+    state["styles"] = styles
 
     def sampler(rng: np.random.Generator, k: int) -> list[Tile]:
         return [face_codes[int(rng.integers(len(face_codes)))] for _ in range(k)]
@@ -268,7 +275,7 @@ def write_crops(
         bar = tqdm(total=total, initial=sum(min(v, need) for v in counts.values()), desc="crops", unit="crop")
     i = int(state["next"])
     while min(counts.values()) < need:
-        sc = make_scene(seed, i, kind="mixed", size=size, sampler=sampler)
+        sc = make_scene(seed, i, kind="mixed", size=size, sampler=sampler, styles=styles or NUM_STYLES)
         res = render_scene(sc, min_visible=0.6)
         rng = np.random.default_rng([seed, i, 77])
         added = 0

@@ -684,14 +684,16 @@ def make_scene(
     size: tuple[int, int] = (1280, 960),
     sampler: CodeSampler | None = None,
     style: int | None = None,
+    styles: int = NUM_STYLES,
 ) -> Scene:
-    """Lay out scene ``index`` of ``seed`` (``kind``: hand, table or mixed)."""
+    """Lay out scene ``index`` of ``seed`` (``kind``: hand, table or mixed); its set design is
+    ``style``, or drawn from styles ``0..styles-1``."""
     rng = np.random.default_rng([seed, index])
     if kind == "mixed":
         kind = "hand" if rng.random() < 0.55 else "table"
     if kind not in KINDS:
         raise ValueError(f"unknown scene kind {kind!r}: use hand, table or mixed")
-    st = make_style(int(rng.integers(NUM_STYLES)) if style is None else style)
+    st = make_style(int(rng.integers(styles)) if style is None else style)
     variant = str(rng.choice(VARIANTS, p=[0.35, 0.2, 0.2, 0.1, 0.15]))
     builder = _hand_scene if kind == "hand" else _table_scene
     ctx, cam, mm_px = builder(rng, st, size, variant, sampler)

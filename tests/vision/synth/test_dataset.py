@@ -11,6 +11,7 @@ import pytest
 from engine.tiles import Tile
 from mahjongero.cli import main
 from vision.synth.dataset import write_crops, write_scenes
+from vision.synth.scenes import make_scene
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -101,3 +102,33 @@ def test_cli_sheet_and_scenes(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                  "--out", str(tmp_path / "sc"), "--size", "320x240", "--quiet"]) == 0
     assert (tmp_path / "sc/images/val/000000.jpg").exists()
     assert "1 scenes rendered" in capsys.readouterr().out
+
+
+def test_crops_from_more_set_designs_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``styles`` bounds the set designs each scene is drawn in (the default, the scenes'
+    usual 48, is checked on ``make_scene`` below)."""
+    import vision.synth.dataset as dataset
+
+    drawn: list[int] = []
+    make_scene = dataset.make_scene
+
+    def spy(*a, **k):  # type: ignore[no-untyped-def]
+        scene = make_scene(*a, **k)
+        drawn.append(scene.style.index)
+        return scene
+
+    monkeypatch.setattr(dataset, "make_scene", spy)
+    write_crops(tmp_path / "one", 1, seed=5, val_per_class=0, size=(640, 480), quiet=True, codes=["5m"], styles=1)
+    assert drawn and set(drawn) == {0}
+    with pytest.raises(ValueError, match="0"):
+        write_crops(tmp_path / "bad", 1, styles=0, quiet=True)
+
+
+def test_scene_styles_widen_the_set_designs() -> None:
+    from vision.synth.faces import NUM_STYLES
+
+    usual = [make_scene(9, i).style.index for i in range(40)]
+    assert usual == [make_scene(9, i, styles=NUM_STYLES).style.index for i in range(40)]
+    assert max(usual) < NUM_STYLES
+    wide = [make_scene(9, i, styles=1000).style.index for i in range(40)]
+    assert max(wide) >= NUM_STYLES
