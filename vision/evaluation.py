@@ -42,6 +42,19 @@ class GroundTruth:
         return np.ones(len(self.xyxy), bool) if self.in_hand is None else self.in_hand
 
 
+def source_of(name: str) -> str:
+    """The original photo an exported (augmented) image came from.
+
+    Roboflow exports up to 4 augmented copies of one photo as ``<source>.rf.<hash>.jpg``;
+    copies of one photo must never straddle train and val, and are not independent trials
+    when a figure's uncertainty is estimated (:meth:`Scores.hands_interval`).
+
+    >>> source_of("4207_n_jpg.rf.0e10ce15.jpg")
+    '4207_n_jpg'
+    """
+    return name.split(".rf.")[0]
+
+
 def label_path(image: Path) -> Path:
     """``.../images/x.jpg`` -> ``.../labels/x.txt``.
 
@@ -241,6 +254,7 @@ class Scores:
     hands: int = 0
     hands_right: int = 0  # the hand's own tiles all found and named right
     photos_every_tile_right: int = 0  # and the other labelled tiles too
+    hand_results: list[tuple[str, bool]] = field(default_factory=list)  # (image, read right)
     ap_records: list[tuple[float, bool, int]] = field(default_factory=list)  # (conf, tp, class)
     gt_per_class: dict[int, int] = field(default_factory=dict)
     confusions: list[tuple[str, int, int]] = field(default_factory=list)  # (image, true, said)
@@ -274,6 +288,7 @@ class Scores:
             self.hands += 1
             self.hands_right += int(right[hand].all())
             self.photos_every_tile_right += int(right.all())
+            self.hand_results.append((gt.image.name, bool(right[hand].all())))
             if not right[hand].all():
                 said_or_missed = np.where(ok, said, -1)
                 slips = [(int(t), int(d)) for t, d, r in zip(gt.code[hand], said_or_missed[hand], right[hand], strict=True)
@@ -318,9 +333,32 @@ class Scores:
             aps.append(average_precision([(r[0], r[1]) for r in self.ap_records if r[2] == c], n))
         return float(np.mean(aps)) if aps else float("nan")
 
+    def hands_interval(self, level: float = 0.95, draws: int = 2000, seed: int = 0) -> tuple[float, float]:
+        """A bootstrap interval for the share of hands read right, drawing whole source photos
+        (:func:`source_of`: a photo's augmented copies stand or fall together), NaN with fewer
+        than two sources. How far the figure moves with which photos happen to be in the set.
+
+        >>> s = Scores(hand_results=[("a.rf.1.jpg", True), ("a.rf.2.jpg", True), ("b.rf.1.jpg", False)])
+        >>> s.hands_interval()
+        (0.0, 1.0)
+        """
+        groups: dict[str, list[bool]] = {}
+        for name, right in self.hand_results:
+            groups.setdefault(source_of(name), []).append(right)
+        if len(groups) < 2:
+            return float("nan"), float("nan")
+        rights = np.array([sum(v) for v in groups.values()])
+        totals = np.array([len(v) for v in groups.values()])
+        pick = np.random.default_rng(seed).integers(0, len(groups), (draws, len(groups)))
+        shares = rights[pick].sum(1) / totals[pick].sum(1)
+        lo, hi = np.quantile(shares, [(1 - level) / 2, (1 + level) / 2])
+        return round(float(lo), 4), round(float(hi), 4)
+
     def summary(self) -> dict[str, float | int]:
         def r(a: int, b: int) -> float:
             return round(a / b, 4) if b else float("nan")
+
+        lo, hi = self.hands_interval()
 
         return {
             "images": self.images,
@@ -334,6 +372,9 @@ class Scores:
             "tile_accuracy_on_gt_boxes": r(self.crop_right, self.crop_coded),
             "hands_fully_labelled": self.hands,
             "hands_read_right": r(self.hands_right, self.hands),
+            "hands_from_sources": len({source_of(n) for n, _ in self.hand_results}),
+            "hands_read_right_95%_low": lo,
+            "hands_read_right_95%_high": hi,
             "photos_every_labelled_tile_right": r(self.photos_every_tile_right, self.hands),
             **{f"face_up_on_gt_boxes_{b}": r(*self.by_side[b]) for b in SIDE_BUCKETS if b in self.by_side},
             **{f"face_up_tiles_{b}": self.by_side[b][1] for b in SIDE_BUCKETS if b in self.by_side},

@@ -124,3 +124,18 @@ def test_accuracy_by_tile_size_leaves_out_backs() -> None:
     assert out["face_up_on_gt_boxes_under20px"] == 1.0 and out["face_up_tiles_under20px"] == 1
     assert out["face_up_on_gt_boxes_30-45px"] == 0.5 and out["face_up_tiles_30-45px"] == 2
     assert "face_up_tiles_70px+" not in out
+
+
+def test_hands_interval_draws_whole_sources() -> None:
+    right = [(f"s{k}.rf.{c}.jpg", True) for k in range(5) for c in range(3)]
+    assert Scores(hand_results=right).hands_interval() == (1.0, 1.0)
+    one = Scores(hand_results=[("a.rf.1.jpg", True), ("a.rf.2.jpg", False)])
+    assert all(np.isnan(one.hands_interval()))
+    # one source of three copies all wrong among nine right ones: every draw moves the three
+    # together, so a share is always a multiple of 3 / (3 * sources) = 1/10
+    mixed = Scores(hand_results=[*right, *[(f"s{k}.rf.{c}.jpg", True) for k in range(5, 9) for c in range(3)],
+                                 *[(f"bad.rf.{c}.jpg", False) for c in range(3)]])
+    lo, hi = mixed.hands_interval()
+    assert 0.6 <= lo < 0.9 < hi == 1.0 and round(lo * 10, 6) == round(lo * 10)
+    s = Scores()
+    assert {"hands_from_sources", "hands_read_right_95%_low", "hands_read_right_95%_high"} <= set(s.summary())

@@ -20,12 +20,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.evaluation import load_codes_csv
+from vision.evaluation import load_codes_csv, source_of
 from vision.training.crops import cut
 from vision.training.datasets import quarter_turns
 from vision.training.env import REPO_ROOT
 from vision.training.merge_crops import link_tree
-from vision.training.real_split import DEFAULT_REAL_DIR, load_split, source_of
+from vision.training.real_split import DEFAULT_REAL_DIR, load_split
 
 TRAIN_CSV = REPO_ROOT / "tests" / "data" / "real_train_tiles.csv"
 

@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from vision.evaluation import source_of
 from vision.training.env import REPO_ROOT
 
 __all__ = ["SPLIT_FILE", "DEFAULT_REAL_DIR", "make_split", "load_split"]
@@ -23,18 +24,6 @@ N_VAL = 44
 
 class SplitError(ValueError):
     """The split file and the photo folder disagree."""
-
-
-def source_of(name: str) -> str:
-    """The original photo an exported (augmented) image came from.
-
-    Roboflow exports up to 4 augmented copies of one photo as ``<source>.rf.<hash>.jpg``;
-    copies of one photo must never straddle train and val.
-
-    >>> source_of("4207_n_jpg.rf.0e10ce15.jpg")
-    '4207_n_jpg'
-    """
-    return name.split(".rf.")[0]
 
 
 def make_split(real_dir: Path = DEFAULT_REAL_DIR, n_val: int = N_VAL, seed: int = SEED) -> dict[str, Any]:
