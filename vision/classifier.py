@@ -13,7 +13,7 @@ import numpy as np
 from engine.tiles import Tile
 from vision.onnx_runtime import OnnxModel
 
-__all__ = ["TileClassifier", "crop_boxes", "trimmed", "CROP_MARGIN", "FEATURES_OUTPUT", "TRIM"]
+__all__ = ["TileClassifier", "crop_boxes", "trimmed", "one_of_each", "CROP_MARGIN", "FEATURES_OUTPUT", "TRIM"]
 
 CROP_MARGIN = 0.06  # fraction of the box size added on each side, like the training crops
 FEATURES_OUTPUT = "features"  # the pooled features before the last layer (see vision.training.train)
@@ -54,6 +54,39 @@ def trimmed(crop: np.ndarray, share: float) -> np.ndarray:
     h, w = crop.shape[:2]
     dy, dx = round(h * share), round(w * share)
     return crop[dy:max(h - dy, dy + 1), dx:max(w - dx, dx + 1)]
+
+
+def one_of_each(probs: np.ndarray, single: np.ndarray) -> np.ndarray:
+    """Each row's most probable class, no class of ``single`` (a mask over the classes) named
+    twice: a set holds one of each flower, season, animal and royal tile, so where crops of
+    one picture read as the same one, the surest keeps it and the others take their next
+    best. Rows are served surest pair first; a row whose every class is such a tile already
+    taken keeps its own best (more crops than the set has of them: nothing to choose).
+
+    >>> p = np.array([[0.6, 0.3, 0.1], [0.7, 0.1, 0.2], [0.1, 0.1, 0.8]])
+    >>> one_of_each(p, np.array([True, False, False])).tolist()  # class 0 is one of a kind
+    [1, 0, 2]
+    >>> one_of_each(p, np.array([False, False, False])).tolist()
+    [0, 0, 2]
+    """
+    pick = probs.argmax(1) if len(probs) else np.zeros((0,), np.int64)
+    rows = np.flatnonzero(single[pick])  # only these can clash, or be moved onto a taken one
+    taken, counts = np.unique(pick[rows], return_counts=True)
+    if not (counts > 1).any():
+        return pick
+    sub = probs[rows]
+    order = np.argsort(-sub, axis=None, kind="stable")
+    done = np.zeros(len(rows), bool)
+    used = np.zeros(len(single), bool)
+    for r, c in zip(*np.unravel_index(order, sub.shape), strict=True):
+        if done[r] or used[c]:
+            continue
+        pick[rows[r]] = c
+        done[r] = True
+        used[c] = bool(single[c])
+        if done.all():
+            break
+    return pick
 
 
 def _bgr(crop: np.ndarray) -> np.ndarray:
@@ -175,7 +208,19 @@ class TileClassifier:
         return probs, feats
 
     def __call__(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Tile codes (N,) and their probabilities (N,)."""
+        """Tile codes (N,) and their probabilities (N,), each crop on its own."""
         p = self.probabilities(crops)
         idx = p.argmax(1) if len(p) else np.zeros((0,), np.int64)
         return self.codes[idx], p[np.arange(len(idx)), idx]
+
+    def one_picture(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """As calling it, for crops of the tiles of one picture of one set: no flower,
+        season, animal or royal tile named twice (:func:`one_of_each`)."""
+        p = self.probabilities(crops)
+        idx = one_of_each(p, self.single)
+        return self.codes[idx], p[np.arange(len(idx)), idx]
+
+    @functools.cached_property
+    def single(self) -> np.ndarray:
+        """Which classes a set holds one of (``Tile.is_bonus``)."""
+        return np.array([Tile(int(c)).is_bonus for c in self.codes], dtype=bool)

@@ -48,8 +48,9 @@ class TileReader:
         prob = np.ones(len(dets), dtype=np.float32)
         up = np.flatnonzero(dets.face_up)
         if len(up):
-            c, p = self.classifier(row_crops(image, dets.xyxy[up]))
-            code[up], prob[up] = c, p
+            crops = row_crops(image, dets.xyxy[up])
+            read = getattr(self.classifier, "one_picture", self.classifier)
+            code[up], prob[up] = read(crops)
         return dets.with_codes(code, prob)
 
     def __call__(self, image: np.ndarray) -> Detections:
