@@ -71,7 +71,7 @@ def one_of_each(probs: np.ndarray, single: np.ndarray) -> np.ndarray:
     """
     pick = probs.argmax(1) if len(probs) else np.zeros((0,), np.int64)
     rows = np.flatnonzero(single[pick])  # only these can clash, or be moved onto a taken one
-    taken, counts = np.unique(pick[rows], return_counts=True)
+    _, counts = np.unique(pick[rows], return_counts=True)
     if not (counts > 1).any():
         return pick
     sub = probs[rows]

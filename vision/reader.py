@@ -43,7 +43,8 @@ class TileReader:
 
     def classify(self, image: np.ndarray, dets: Detections) -> Detections:
         """Name the face-up tiles of ``dets`` from crops of ``image``, cut along their rows
-        (``vision.row_crops``)."""
+        (``vision.row_crops``), together: one picture shows one set, so no flower, season,
+        animal or royal tile is named twice (``TileClassifier.one_picture``)."""
         code = np.full(len(dets), int(Tile.BACK), dtype=np.int64)
         prob = np.ones(len(dets), dtype=np.float32)
         up = np.flatnonzero(dets.face_up)
