@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
-from vision.classifier import TileClassifier, crop_boxes
+from vision.classifier import TileClassifier, crop_boxes, one_of_each
 from vision.detections import Detections
 from vision.detector import TileDetector, box_iou
 from vision.row_crops import row_crops
@@ -62,6 +62,7 @@ Classify = Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]]
 
 
 _KINDS = max(int(t) for t in Tile) + 1
+_SINGLE = np.array([Tile(k).is_bonus for k in range(_KINDS)], dtype=bool)  # one of each in a set
 
 
 @dataclass
@@ -185,6 +186,13 @@ class VideoReader:
             self.classified += len(fresh)
         self._seen = _Seen(boxes, thumbs, votes, age, steady)
         if len(up):
-            code[up] = votes.argmax(1)
-            prob[up] = votes.max(1) / np.maximum(votes.sum(1), 1e-9)
+            share = votes / np.maximum(votes.sum(1, keepdims=True), 1e-9)
+            # one set on the table: one of each bonus tile. A tile that loses its name to a
+            # surer one and was never read as anything else keeps it, at confidence 0: the
+            # smoother gives it no weight
+            pick = one_of_each(share, _SINGLE)
+            lost = share[np.arange(len(up)), pick] <= 0
+            pick[lost] = share[lost].argmax(1)
+            code[up] = pick
+            prob[up] = np.where(lost, 0.0, share[np.arange(len(up)), pick])
         return dets.with_codes(code, prob)

@@ -173,3 +173,34 @@ def test_a_borderline_tile_keeps_its_name_when_one_read_disagrees() -> None:
     reader = VideoReader(det, Wavering(), settle=3, refresh=2)
     names = [int(reader(frame([100])).code[0]) for _ in range(6)]
     assert names == [int(Tile.M9)] * 6
+
+
+def test_one_set_on_the_table_names_each_flower_once() -> None:
+    class Scripted:
+        """Each call names the crops from the next entry: (codes, confidences)."""
+
+        def __init__(self, script: list[tuple[list[Tile], list[float]]]) -> None:
+            self.script = script
+
+        def __call__(self, crops):  # noqa: ANN001, ANN204
+            codes, conf = self.script.pop(0)
+            assert len(codes) == len(crops)
+            return np.array([int(c) for c in codes], np.int64), np.array(conf, np.float32)
+
+    det = FakeDetector()
+    det.boxes = BOXES[:3]
+    script = [([Tile.FLOWER1, Tile.FLOWER2, Tile.M5], [0.9, 0.5, 0.9]),
+              ([Tile.FLOWER1, Tile.FLOWER1, Tile.M5], [0.9, 0.6, 0.9])]
+    reader = VideoReader(det, Scripted(script), settle=3)
+    reader(frame([100, 100, 100]))
+    second = reader(frame([100, 100, 100]))  # the second flower now read as the first, once
+    # votes 1f 0.6 / 2f 0.5: the surer tile keeps 1f, the other its other read
+    assert [Tile(int(c)) for c in second.code] == [Tile.FLOWER1, Tile.FLOWER2, Tile.M5]
+    assert second.code_confidence[1] > 0
+
+    det2 = FakeDetector()
+    det2.boxes = BOXES[:2]
+    never = VideoReader(det2, Scripted([([Tile.FLOWER1, Tile.FLOWER1], [0.9, 0.6])]), settle=3)
+    both = never(frame([100, 100]))  # read as nothing else: the name stays, with no weight
+    assert [Tile(int(c)) for c in both.code] == [Tile.FLOWER1, Tile.FLOWER1]
+    assert both.code_confidence.tolist() == [1.0, 0.0]
