@@ -13,7 +13,7 @@ import numpy as np
 from engine.tiles import Tile
 from vision.onnx_runtime import OnnxModel
 
-__all__ = ["TileClassifier", "crop_boxes", "trimmed", "one_of_each", "CROP_MARGIN", "FEATURES_OUTPUT", "TRIM"]
+__all__ = ["TileClassifier", "crop_boxes", "trimmed", "one_of_each", "ONE_IN_A_SET", "CROP_MARGIN", "FEATURES_OUTPUT", "TRIM"]
 
 CROP_MARGIN = 0.06  # fraction of the box size added on each side, like the training crops
 FEATURES_OUTPUT = "features"  # the pooled features before the last layer (see vision.training.train)
@@ -54,6 +54,10 @@ def trimmed(crop: np.ndarray, share: float) -> np.ndarray:
     h, w = crop.shape[:2]
     dy, dx = round(h * share), round(w * share)
     return crop[dy:max(h - dy, dy + 1), dx:max(w - dx, dx + 1)]
+
+
+# which tile codes a set holds one of (flowers, seasons, animals, royalty), indexed by code
+ONE_IN_A_SET = np.array([Tile(k).is_bonus for k in range(max(int(t) for t in Tile) + 1)], dtype=bool)
 
 
 def one_of_each(probs: np.ndarray, single: np.ndarray) -> np.ndarray:
@@ -222,5 +226,5 @@ class TileClassifier:
 
     @functools.cached_property
     def single(self) -> np.ndarray:
-        """Which classes a set holds one of (``Tile.is_bonus``)."""
-        return np.array([Tile(int(c)).is_bonus for c in self.codes], dtype=bool)
+        """Which classes a set holds one of (``ONE_IN_A_SET``)."""
+        return ONE_IN_A_SET[self.codes]

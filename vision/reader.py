@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
-from vision.classifier import TileClassifier, crop_boxes, one_of_each
+from vision.classifier import ONE_IN_A_SET, TileClassifier, crop_boxes, one_of_each
 from vision.detections import Detections
 from vision.detector import TileDetector, box_iou
 from vision.row_crops import row_crops
@@ -49,9 +49,7 @@ class TileReader:
         prob = np.ones(len(dets), dtype=np.float32)
         up = np.flatnonzero(dets.face_up)
         if len(up):
-            crops = row_crops(image, dets.xyxy[up])
-            read = getattr(self.classifier, "one_picture", self.classifier)
-            code[up], prob[up] = read(crops)
+            code[up], prob[up] = self.classifier.one_picture(row_crops(image, dets.xyxy[up]))
         return dets.with_codes(code, prob)
 
     def __call__(self, image: np.ndarray) -> Detections:
@@ -62,7 +60,6 @@ Classify = Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]]
 
 
 _KINDS = max(int(t) for t in Tile) + 1
-_SINGLE = np.array([Tile(k).is_bonus for k in range(_KINDS)], dtype=bool)  # one of each in a set
 
 
 @dataclass
@@ -190,7 +187,7 @@ class VideoReader:
             # one set on the table: one of each bonus tile. A tile that loses its name to a
             # surer one and was never read as anything else keeps it, at confidence 0: the
             # smoother gives it no weight
-            pick = one_of_each(share, _SINGLE)
+            pick = one_of_each(share, ONE_IN_A_SET)
             lost = share[np.arange(len(up)), pick] <= 0
             pick[lost] = share[lost].argmax(1)
             code[up] = pick
