@@ -63,3 +63,26 @@ def test_one_picture_reads_two_crops_of_one_flower_as_two_tiles(
     # suits come four to a set: two 5m crops both stay 5m
     monkeypatch.setattr(classifier, "probabilities", lambda crops: np.stack([p[2], p[2]]))
     assert [Tile(int(c)) for c in classifier.one_picture(crops[:2])[0]] == [Tile.M5, Tile.M5]
+
+
+def _with_imgsz(tmp_path, value: str):  # type: ignore[no-untyped-def]
+    """The shipped classifier with its ultralytics ``imgsz`` metadata set to ``value``."""
+    import onnx
+
+    model = onnx.load(str(CLASSIFIER_PATH))
+    for prop in model.metadata_props:
+        if prop.key == "imgsz":
+            prop.value = value
+    path = tmp_path / "classifier.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
+def test_a_dynamic_shape_classifier_reads_crops_at_the_size_it_was_trained_at(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    assert TileClassifier(CLASSIFIER_PATH).size == 64  # the shipped one says [64, 64]
+    wide = TileClassifier(_with_imgsz(tmp_path, "[96, 96]"))
+    assert wide.size == 96
+    crops = [np.full((50, 40, 3), 200, np.uint8)] * 2
+    assert wide.preprocess(crops).shape == (2, 3, 96, 96)
+    assert wide.probabilities(crops).shape == (2, len(wide.codes))
+    assert TileClassifier(_with_imgsz(tmp_path, "unknown")).size == 64  # unreadable: the usual 64
