@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +22,8 @@ from engine.tiles import Tile
 from vision.detections import Detections
 from vision.detector import box_iou
 
-__all__ = ["GroundTruth", "iter_dataset", "load_codes_csv", "load_off_hand", "Scores", "match"]
+__all__ = ["GroundTruth", "iter_dataset", "load_codes_csv", "load_off_hand", "Scores", "match", "CropsScore",
+           "crops_accuracy", "crops_sheet", "kind_of"]
 
 _IMG_EXT = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 
@@ -390,21 +391,92 @@ def iter_crops(root: Path) -> Iterator[tuple[Path, int]]:
                 yield img, code
 
 
-def crops_accuracy(classify, root: Path, batch: int = 256) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    """Top-1 accuracy of ``classify`` (crops -> (codes, probs)) on a crops tree."""
+_KIND_OF_SUFFIX = {"m": "characters", "p": "dots", "s": "bamboo", "z": "winds and dragons",
+                   "f": "flowers and seasons", "a": "animals", "j": "Vietnamese jokers", "r": "emperors and empresses"}
+
+
+def kind_of(code: int) -> str:
+    """The family of tiles a code belongs to, for accuracy by kind.
+
+    >>> [kind_of(int(Tile.parse(c))) for c in ("9m", "3f", "0x", "1x")]
+    ['characters', 'flowers and seasons', 'American joker', 'backs']
+    """
+    tile = Tile(code)
+    if tile == Tile.BACK:
+        return "backs"
+    if tile == Tile.AMERICAN_JOKER:
+        return "American joker"
+    return _KIND_OF_SUFFIX[str(tile)[-1]]
+
+
+@dataclass
+class CropsScore:
+    """What a classifier said of every crop of a crops tree (``crops_accuracy``)."""
+
+    items: list[tuple[Path, int, int]]  # (crop, true code, said code)
+
+    @property
+    def misread(self) -> list[tuple[Path, int, int]]:
+        return [it for it in self.items if it[1] != it[2]]
+
+    def summary(self) -> dict[str, object]:
+        """Accuracy over all crops and by kind of tile, and the ten most frequent confusions."""
+        n, wrong = len(self.items), self.misread
+        kinds: dict[str, list[int]] = {}
+        for _, true, said in self.items:
+            tally = kinds.setdefault(kind_of(true), [0, 0])
+            tally[0] += int(true == said)
+            tally[1] += 1
+        pairs: dict[str, int] = {}
+        for _, true, said in wrong:
+            key = f"{Tile(true)}->{Tile(said)}"
+            pairs[key] = pairs.get(key, 0) + 1
+        return {
+            "crops": n,
+            "accuracy": round((n - len(wrong)) / max(n, 1), 4),
+            "by_kind": {k: f"{r / t:.3f} of {t}" for k, (r, t) in sorted(kinds.items())},
+            "top_confusions": dict(sorted(pairs.items(), key=lambda kv: -kv[1])[:10]),
+        }
+
+
+def crops_accuracy(classify, root: Path, batch: int = 256) -> CropsScore:  # type: ignore[no-untyped-def]
+    """Every crop of a crops tree read by ``classify`` (crops -> (codes, probs))."""
     from vision.imageio import load_image
 
     items = list(iter_crops(root))
-    right = 0
-    wrong: dict[str, int] = {}
+    said: list[int] = []
     for i in range(0, len(items), batch):
-        chunk = items[i : i + batch]
-        codes, _ = classify([load_image(p) for p, _ in chunk])
-        for (_, true), said in zip(chunk, codes, strict=True):
-            if int(said) == true:
-                right += 1
-            else:
-                key = f"{Tile(true)}->{Tile(int(said))}"
-                wrong[key] = wrong.get(key, 0) + 1
-    top = dict(sorted(wrong.items(), key=lambda kv: -kv[1])[:10])
-    return {"crops": len(items), "accuracy": round(right / max(len(items), 1), 4), "top_confusions": top}
+        codes, _ = classify([load_image(p) for p, _ in items[i : i + batch]])
+        said.extend(int(c) for c in codes)
+    return CropsScore([(p, true, s) for (p, true), s in zip(items, said, strict=True)])
+
+
+def crops_sheet(items: Sequence[tuple[Path, int, int]], dest: Path, side: int = 128, per_row: int = 8,
+                number_from: int = 0) -> Path:
+    """A contact sheet of crops, each scaled to ``side`` px and captioned with its number
+    (counted on from ``number_from``), its true code and what was said (``-> said`` where it
+    differs): to look at what a classifier misreads, or to judge by eye which crops a person
+    could name at all."""
+    import cv2
+
+    from vision.imageio import load_image
+
+    cells = []
+    for k, (path, true, said) in enumerate(items):
+        crop = load_image(path)
+        scale = side / max(crop.shape[:2])
+        crop = cv2.resize(crop, (max(1, round(crop.shape[1] * scale)), max(1, round(crop.shape[0] * scale))),
+                          interpolation=cv2.INTER_CUBIC)
+        cell = np.full((side + 20, side, 3), 255, np.uint8)
+        cell[: crop.shape[0], : crop.shape[1]] = crop
+        caption = f"{number_from + k} {Tile(true)}" + (f"->{Tile(said)}" if said != true else "")
+        cv2.putText(cell, caption, (2, side + 15), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 255), 1)
+        cells.append(cell)
+    if not cells:
+        raise ValueError(f"no crops to draw into {str(dest)!r}")
+    cells += [np.full_like(cells[0], 255)] * (-len(cells) % per_row)
+    rows = [np.hstack(cells[i : i + per_row]) for i in range(0, len(cells), per_row)]
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(dest), np.vstack(rows)):
+        raise ValueError(f"cannot write the sheet {str(dest)!r}")
+    return dest

@@ -10,6 +10,8 @@ import argparse
 import json
 from pathlib import Path
 
+SHEET_CROPS = 48  # crops a contact sheet of --sheets holds: six rows of eight, readable at a glance
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("eval", help="measure the models on a YOLO-format folder")
@@ -27,7 +29,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--nested", type=float, default=None,
                    help="drop a box lying this share inside a surer one (default: keep all)")
     p.add_argument("--confusions", action="store_true",
-                   help="list tiles misread on their true boxes, and the hands read wrong end to end")
+                   help="list tiles misread on their true boxes, and the hands read wrong end to end "
+                        "(with --crops: every misread crop)")
+    p.add_argument("--sheets", default=None, metavar="DIR",
+                   help="with --crops: draw the misread crops into DIR/misread-NN.png, 48 a sheet")
     p.set_defaults(func=run)
 
 
@@ -43,12 +48,20 @@ def run(args: argparse.Namespace) -> int:
     from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader
 
     if args.crops:
-        from vision.evaluation import crops_accuracy
+        from vision.evaluation import crops_accuracy, crops_sheet
 
         if not Path(args.crops).is_dir():
             raise ValueError(f"--crops {args.crops!r} is not a folder")
         clf = TileClassifier(args.classifier or CLASSIFIER_PATH)
-        print(json.dumps(crops_accuracy(clf, Path(args.crops)), indent=1))
+        score = crops_accuracy(clf, Path(args.crops))
+        print(json.dumps(score.summary(), indent=1))
+        if args.confusions:
+            for path, true, said in score.misread:
+                print(f"  {Tile(true)!s:>3} read as {Tile(said)!s:<3} {path}")
+        if args.sheets:
+            for k, first in enumerate(range(0, len(score.misread), SHEET_CROPS)):
+                crops_sheet(score.misread[first : first + SHEET_CROPS], Path(args.sheets) / f"misread-{k:02d}.png",
+                            number_from=first)
         if not args.data:
             return 0
     if not args.data:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -139,3 +140,58 @@ def test_hands_interval_draws_whole_sources() -> None:
     assert 0.6 <= lo < 0.9 < hi == 1.0 and round(lo * 10, 6) == round(lo * 10)
     s = Scores()
     assert {"hands_from_sources", "hands_read_right_95%_low", "hands_read_right_95%_high"} <= set(s.summary())
+
+
+def _crops_tree(root: Path, codes: list[str]) -> Path:
+    """``root/<code>/k.png``: one small flat crop per code, its colour its position."""
+    for k, code in enumerate(codes):
+        (root / code).mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(root / code / f"{k}.png"), np.full((30, 22, 3), 40 * k, np.uint8))
+    return root
+
+
+def test_crops_accuracy_tallies_every_crop_by_kind(tmp_path: Path) -> None:
+    from vision.evaluation import crops_accuracy
+
+    root = _crops_tree(tmp_path, ["1m", "2m", "3f", "1x"])
+    said = {0: Tile.M1, 40: Tile.M3, 80: Tile.FLOWER3, 120: Tile.FLOWER1}  # by the crop's grey level
+
+    def classify(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        codes = np.array([int(said[int(c[0, 0, 0])]) for c in crops])
+        return codes, np.ones(len(crops))
+
+    score = crops_accuracy(classify, root, batch=3)  # two batches
+    assert [(p.parent.name, Tile(t), Tile(s)) for p, t, s in score.misread] == [
+        ("1x", Tile.BACK, Tile.FLOWER1), ("2m", Tile.M2, Tile.M3)]
+    summary = score.summary()
+    assert summary["crops"] == 4 and summary["accuracy"] == 0.5
+    assert summary["by_kind"] == {"backs": "0.000 of 1", "characters": "0.500 of 2",
+                                  "flowers and seasons": "1.000 of 1"}
+    assert summary["top_confusions"] == {"1x->1f": 1, "2m->3m": 1}
+
+
+def test_crops_sheet_draws_each_crop_in_a_captioned_cell(tmp_path: Path) -> None:
+    from vision.evaluation import crops_sheet
+
+    root = _crops_tree(tmp_path / "crops", ["1m", "2m", "3m"])
+    items = [(root / "1m" / "0.png", int(Tile.M1), int(Tile.M1)), (root / "2m" / "1.png", int(Tile.M2), int(Tile.M5)),
+             (root / "3m" / "2.png", int(Tile.M3), int(Tile.M3))]
+    sheet = cv2.imread(str(crops_sheet(items, tmp_path / "out" / "s.png", side=64, per_row=2)))
+    assert sheet.shape == (2 * (64 + 20), 2 * 64, 3)  # three cells and a blank one, two a row
+    assert (sheet[:64, 64 + 50 : 128] == 255).all()  # the 22-px-wide crop scaled to 64 high leaves white beside it
+    assert sheet[10, 64 + 10].tolist() == [40, 40, 40]  # the second crop, in the first row's second cell
+    with pytest.raises(ValueError, match="no crops"):
+        crops_sheet([], tmp_path / "empty.png")
+
+
+def test_eval_crops_prints_accuracy_and_draws_the_misread(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from mahjongero.cli import main
+
+    root = _crops_tree(tmp_path / "crops", ["1m", "9p", "7z"])  # flat grey: the classifier misreads some
+    assert main(["eval", "--crops", str(root), "--confusions", "--sheets", str(tmp_path / "sheets")]) == 0
+    out = capsys.readouterr().out
+    summary = json.loads(out[: out.rindex("}") + 1])
+    assert summary["crops"] == 3 and set(summary["by_kind"]) <= {"characters", "dots", "winds and dragons"}
+    misread = 3 - round(summary["accuracy"] * 3)
+    assert out.count(" read as ") == misread
+    assert len(list((tmp_path / "sheets").glob("misread-*.png"))) == (1 if misread else 0)
