@@ -132,7 +132,7 @@ class TileClassifier:
         self.trim = trim
         self.trimmed_most = trimmed_most
         shape = self.model.input_shape
-        self.size = size or (int(shape[2]) if isinstance(shape[2], int) else self._trained_size())
+        self.size = size or (int(shape[2]) if isinstance(shape[2], int) else self.model.trained_size(64))
         self.batch = batch
         names = self.model.names
         self.codes = np.array(
@@ -140,15 +140,6 @@ class TileClassifier:
         )
         self.fixed_batch = shape[0] if isinstance(shape[0], int) else None
         self.has_features = FEATURES_OUTPUT in self.model.output_names
-
-    def _trained_size(self) -> int:
-        """The side the model was trained at (ultralytics metadata ``imgsz``), else 64: a
-        dynamic-shape export does not say it in its input shape."""
-        raw = self.model.metadata.get("imgsz", "[64, 64]").strip("[]() ")
-        try:
-            return max(int(v) for v in raw.split(","))
-        except ValueError:
-            return 64
 
     @functools.cached_property
     def key(self) -> str:

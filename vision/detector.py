@@ -141,11 +141,7 @@ class TileDetector:
 
     def trained_size(self) -> int:
         """The long side the model was trained at (ultralytics metadata), else 640."""
-        raw = self.model.metadata.get("imgsz", "[640, 640]").strip("[]() ")
-        try:
-            return max(int(v) for v in raw.split(","))
-        except ValueError:
-            return 640
+        return self.model.trained_size(640)
 
     def preprocess(self, image: np.ndarray, imgsz: int | None = None) -> tuple[np.ndarray, Letterbox]:
         net, lb = letterbox(image, imgsz or self.imgsz)

@@ -53,6 +53,15 @@ class OnnxModel:
         raw = self.metadata.get("names", "{}")
         return {int(k): str(v) for k, v in ast.literal_eval(raw).items()}
 
+    def trained_size(self, default: int) -> int:
+        """The input side the model was trained at (ultralytics metadata ``imgsz``), else
+        ``default``: a dynamic-shape export does not say it in its input shape."""
+        raw = self.metadata.get("imgsz", "").strip("[]() ")
+        try:
+            return max(int(v) for v in raw.split(","))
+        except ValueError:
+            return default
+
     def __call__(self, x: np.ndarray) -> np.ndarray:
         return self.run(x, self.output_names[:1])[0]
 
