@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
+from vision.flower_inks import by_set_ink, index_ink
 from vision.onnx_runtime import OnnxModel
 
 __all__ = ["TileClassifier", "crop_boxes", "trimmed", "one_of_each", "ONE_IN_A_SET", "CROP_MARGIN", "FEATURES_OUTPUT", "TRIM"]
@@ -219,8 +220,12 @@ class TileClassifier:
 
     def one_picture(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """As calling it, for crops of the tiles of one picture of one set: no flower,
-        season, animal or royal tile named twice (:func:`one_of_each`)."""
+        season, animal or royal tile named twice (:func:`one_of_each`), and its flowers
+        and seasons grouped by the set's inks (:func:`vision.flower_inks.by_set_ink`)."""
         p = self.probabilities(crops)
+        if len(p):  # the ink only of crops read as one-of-a-kind tiles: a few a picture
+            asked = ONE_IN_A_SET[self.codes[p.argmax(1)]]
+            p = by_set_ink(p, self.codes, [index_ink(_bgr(c)) if a else 0 for c, a in zip(crops, asked, strict=True)])
         idx = one_of_each(p, self.single)
         return self.codes[idx], p[np.arange(len(idx)), idx]
 
