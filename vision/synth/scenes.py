@@ -240,25 +240,26 @@ def _draw(pool: list[Tile], rng: np.random.Generator, n: int) -> list[Tile]:
     return out
 
 
-def _meld(pool: list[Tile], rng: np.random.Generator, suited_ok: bool = True) -> tuple[str, list[Tile]]:
-    """Pick a meld kind and its tiles (taken from pool when possible)."""
+def _meld(pool: list[Tile], rng: np.random.Generator) -> tuple[str, list[Tile]] | None:
+    """Pick a meld kind and its tiles, taken from ``pool`` (None when the pool holds no
+    meld): a set holds four of each tile, so a table never shows a fifth."""
     kind = str(rng.choice(["chow", "pung", "kang", "ckang"], p=[0.45, 0.33, 0.12, 0.1]))
     playable = [t for t in pool if t < 34]
     if not playable:
-        playable = [Tile(int(rng.integers(34)))]
+        return None
     t0 = playable[int(rng.integers(len(playable)))]
+    tiles = [t0] * (4 if kind in ("kang", "ckang") else 3)
     if kind == "chow":
-        if t0 >= 27:
-            kind = "pung"
-        else:
-            n = min(t0.number, 7) - 1
-            base = (int(t0) // 9) * 9 + n
-            tiles = [Tile(base), Tile(base + 1), Tile(base + 2)]
-    if kind != "chow":
-        tiles = [t0] * (3 if kind == "pung" else 4)
+        base = int(t0) // 9 * 9 + min(t0.number, 7) - 1 if t0 < 27 else -1
+        run = [Tile(base + k) for k in range(3)] if base >= 0 else []
+        kind, tiles = ("chow", run) if run and all(t in pool for t in run) else ("pung", tiles[:3])
+    if kind != "chow" and playable.count(t0) < len(tiles):  # too few left of t0: a pung of one with three
+        threes = sorted({t for t in playable if playable.count(t) >= 3})
+        if not threes:
+            return None
+        kind, tiles = "pung", [threes[int(rng.integers(len(threes)))]] * 3
     for t in tiles:
-        if t in pool:
-            pool.remove(t)
+        pool.remove(t)
     return kind, tiles
 
 
@@ -348,7 +349,8 @@ def _player(
     max_melds = (hand_size - 1) // 3
     n_melds = int(rng.choice(min(max_melds, 4) + 1, p=None))
     n_melds = min(n_melds, int(rng.integers(0, 4)))
-    melds = [_meld(pool, rng) for _ in range(n_melds)]
+    melds = [m for m in (_meld(pool, rng) for _ in range(n_melds)) if m is not None]
+    n_melds = len(melds)
     bonus = [t for t in pool if Tile.FLOWER1 <= t < Tile.THUNG or Tile.EMPEROR1 <= t < Tile.AMERICAN_JOKER]
     n_fl = int(rng.integers(0, 4)) if bonus else 0
     flowers = _draw(bonus, rng, n_fl)
@@ -380,9 +382,11 @@ def _new_ctx(rng: np.random.Generator, style: Style) -> _Ctx:
 def _code_drawer(
     pool: list[Tile], rng: np.random.Generator, sampler: CodeSampler | None
 ) -> Callable[[int], list[Tile]]:
+    """``n`` codes a call: the sampler's, else tiles taken from the set's ``pool`` (fewer once
+    it runs out: a table shows no more of a tile than its set holds)."""
     if sampler is not None:
         return lambda n: sampler(rng, n)
-    return lambda n: _draw(pool, rng, n) + [Tile(int(rng.integers(34))) for _ in range(max(0, n - len(pool)))]
+    return lambda n: _draw(pool, rng, n)
 
 
 def _pool(rng: np.random.Generator, variant: str) -> list[Tile]:
