@@ -49,12 +49,14 @@ def index_ink(crop: np.ndarray) -> int:
     >>> index_ink(tile) == BLUE
     True
     """
-    h, w = crop.shape[:2]
-    top = crop[int(h * 0.04) : max(int(h * 0.32), 1)]
-    corners = np.concatenate([top[:, : max(int(w * 0.4), 1)].reshape(-1, 3), top[:, int(w * 0.6) :].reshape(-1, 3)])
-    if crop.ndim != 3 or crop.shape[2] < 3 or not len(corners):
+    if crop.ndim != 3 or crop.shape[2] < 3:  # grey: no ink to see
         return 0
-    hue, sat, val = cv2.cvtColor(corners[None, :, :3], cv2.COLOR_BGR2HSV)[0].astype(np.int32).T
+    h, w = crop.shape[:2]
+    top = crop[int(h * 0.04) : max(int(h * 0.32), 1), :, :3]
+    corners = np.concatenate([top[:, : max(int(w * 0.4), 1)].reshape(-1, 3), top[:, int(w * 0.6) :].reshape(-1, 3)])
+    if not len(corners):
+        return 0
+    hue, sat, val = cv2.cvtColor(corners[None], cv2.COLOR_BGR2HSV)[0].astype(np.int32).T
     inked = (sat > INK_SATURATION) & (val > 40)
     blue = float(((hue >= 95) & (hue <= 140) & inked).mean())
     red = float((((hue <= 10) | (hue >= 160)) & inked).mean())

@@ -41,6 +41,15 @@ def test_a_grey_or_blank_crop_has_no_ink() -> None:
     grey = cv2.cvtColor(cv2.cvtColor(_face(Tile.FLOWER1, 0), cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     assert index_ink(grey) == 0
     assert index_ink(np.zeros((1, 1, 3), np.uint8)) == 0
+    assert index_ink(np.full((50, 37), 200, np.uint8)) == 0  # one channel
+
+
+@pytest.mark.parametrize("bgr,ink", [((200, 40, 30), BLUE), ((30, 40, 200), RED)])
+def test_a_bgra_crop_reads_by_its_colours_not_its_alpha(bgr: tuple[int, int, int], ink: int) -> None:
+    tile = np.full((50, 37, 4), 235, np.uint8)
+    tile[..., 3] = 255
+    tile[4:14, 2:12, :3] = bgr
+    assert index_ink(tile) == ink == index_ink(np.ascontiguousarray(tile[..., :3]))
 
 
 def _row(k: int, p: float = 0.96) -> np.ndarray:
