@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from engine.hand import Hand
 from engine.tiles import Tile
-from webui.adapters.reader import PhotoReading, ReadTile
+from webui.adapters.reader import PhotoReading, ReadTile, read_turned
 from webui.adapters.rules import SITUATION_FLAGS, Analysis, Situation
 from webui.photostore import PhotoStore
 from webui.services import services
@@ -147,6 +147,29 @@ def fix(pid: str, index: int) -> str:
     options = _options(request.args.to_dict())
     return render_template("photo_fix.html", pid=pid, index=index, current=reading.tiles[index],
                            options=options, query=urlencode(options))
+
+
+@bp.post("/<pid>/turn")
+def turn(pid: str) -> WerkzeugResponse:
+    """Read the photo again turned half round (or back as photographed): tiles upside down."""
+    store = _store()
+    reading, _, ext = store.get(pid)
+    if not ext:
+        abort(404, description="this hand was typed, not photographed")
+    variant = _variant(request.form.get("variant"))
+    options = _options(request.form.to_dict())
+    tmp = Path(current_app.config["DATA_DIR"]) / "photos" / f"turn-{secrets.token_hex(8)}.{ext}"
+    tmp.write_bytes(store.image(pid))
+    try:
+        size = (reading.width, reading.height)
+        reader = services().reader
+        again = reader.read(str(tmp), variant, size) if reading.turned else read_turned(reader, str(tmp), variant)
+    finally:
+        tmp.unlink(missing_ok=True)
+    if not again.tiles:
+        raise BadUploadError("no tiles found that way round: the reading is as it was")
+    store.save(pid, again, again.hand_text(), ext)
+    return redirect(_result_url(pid, options))
 
 
 @bp.post("/<pid>/tile/<int:index>")

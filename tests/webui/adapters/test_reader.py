@@ -9,7 +9,7 @@ from engine.hand import Hand
 from engine.tiles import Tile
 from tests.webui.helpers import render_hand_photo
 from vision.readings import HandReading, MeldReading, TileItem
-from webui.adapters.reader import PhotoReading, from_hand_reading
+from webui.adapters.reader import PhotoReading, ReadTile, from_hand_reading
 from webui.views.photo import reading_from_hand
 
 HANDS = ["11m345p678s78s [234m] [789p] / 3f4f", "123m456p789s1122z", "11m (2222p) <3333s> [123m] / 1z2f"]
@@ -76,3 +76,45 @@ def test_missing_models_are_said_plainly(tmp_path: object) -> None:
 
     with pytest.raises(ReaderUnavailable, match="models are not installed yet"):
         PhotoReader(read_fn=no_models).read("x.png", "filipino", (10, 10))
+
+
+@given(st.lists(st.tuples(st.floats(0, 300), st.floats(0, 200), st.floats(1, 40), st.floats(1, 40)), max_size=8))
+def test_turning_a_reading_round_twice_gives_it_back_and_keeps_boxes_in_the_photo(
+        boxes: list[tuple[float, float, float, float]]) -> None:
+    w, h = 340, 240
+    tiles = [ReadTile("5p", (x, y, x + bw, y + bh)) for x, y, bw, bh in boxes]
+    reading = PhotoReading(w, h, tiles, concealed=list(range(len(tiles))))
+    once = reading.turned_round()
+    assert once.turned and once.hand_text() == reading.hand_text()
+    assert all(0 <= t.box[0] < t.box[2] <= w and 0 <= t.box[1] < t.box[3] <= h for t in once.tiles)
+    twice = once.turned_round()
+    assert not twice.turned and [t.tile for t in twice.tiles] == [t.tile for t in reading.tiles]
+    assert all(abs(a - b) < 1e-9 for t, u in zip(twice.tiles, reading.tiles, strict=True) for a, b in zip(t.box, u.box, strict=True))
+
+
+def test_a_photo_read_turned_round_is_the_upright_reading_turned(tmp_path: object) -> None:
+    # A hand photographed from across the table: its pixels turned back are the upright
+    # photo's, so the shipped models read the same hand, and the boxes land on the tiles
+    # where they stand in the photo as taken.
+    from pathlib import Path
+
+    import cv2
+    import numpy as np
+
+    from tests.webui.helpers import render_hand_scene
+    from webui.adapters.reader import PhotoReader, read_turned
+
+    data, _ = render_hand_scene("11m345p678s78s / [234m]^0 / 3f 4f")
+    upright = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    up_path, down_path = Path(str(tmp_path)) / "up.png", Path(str(tmp_path)) / "down.png"
+    cv2.imwrite(str(up_path), upright)
+    cv2.imwrite(str(down_path), np.ascontiguousarray(upright[::-1, ::-1]))
+    size = (upright.shape[1], upright.shape[0])
+    reader = PhotoReader()
+    as_taken = reader.read(str(up_path), "filipino", size)
+    assert len(as_taken.tiles) >= 14
+    turned = read_turned(reader, str(down_path), "filipino")
+    assert turned.turned and turned.hand_text() == as_taken.hand_text()
+    expected = as_taken.turned_round()
+    assert [t.tile for t in turned.tiles] == [t.tile for t in expected.tiles]
+    assert np.allclose([t.box for t in turned.tiles], [t.box for t in expected.tiles], atol=0.01)

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from tests.webui.conftest import token_of
 from tests.webui.helpers import OracleReader, png_bytes, render_hand_photo
 from webui import create_app
+from webui.adapters.reader import PhotoReading, ReadTile
 
 READY = "11m345p678s78s [234m] [789p] / 3f4f1z2z4z"  # doc 002 example, one tile short
 WON = "11m345p678s789s [234m] [789p] / 3f4f1z2z4z"  # doc 002 example, won on 9s
@@ -192,3 +193,71 @@ def test_payments_are_shown_in_the_money_unit_not_the_hand_unit(
     page = verdict(client, resp.location)
     assert f"Mahjong! {value}" in page
     assert pays.items() <= payments(page).items()
+
+
+class MarkerReader:
+    """Reads one tile at the photo's white marker: 1m where it lies in the lower half (the
+    way up), 9m in the upper half; nothing there if ``blind_below`` (a reading that fails)."""
+
+    def __init__(self, blind_below: bool = False) -> None:
+        self.blind_below = blind_below
+
+    def available(self) -> bool:
+        return True
+
+    def read(self, path: str, variant: str, size: tuple[int, int]) -> PhotoReading:
+        import cv2
+        import numpy as np
+
+        grey = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
+        ys, xs = np.nonzero(grey > 240)
+        h, w = grey.shape
+        below = ys.mean() > h / 2
+        if below and self.blind_below:
+            return PhotoReading(w, h, [])
+        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+        return PhotoReading(w, h, [ReadTile("1m" if below else "9m", box)], concealed=[0])
+
+
+def marked_photo() -> bytes:
+    import cv2
+    import numpy as np
+
+    img = np.full((120, 240, 3), (40, 110, 60), np.uint8)
+    img[10:40, 20:44] = 255  # the marker, upper left: the photo is upside down
+    return cv2.imencode(".png", img)[1].tobytes()
+
+
+def test_a_photo_can_be_read_turned_round_and_back(config: dict[str, Any]) -> None:
+    client = create_app({**config, "READER": MarkerReader()}).test_client()
+    token = token_of(client)
+    resp = upload(client, token, marked_photo())
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    page = verdict(client, resp.location)
+    assert "9m" in page and "Read it turned round" in page
+    turned = client.post(f"/photo/{pid}/turn", data={"csrf_token": token, "variant": "filipino"})
+    assert turned.status_code == 302
+    page = verdict(client, turned.location)
+    assert 'id="hand-text">1m<' in page and "Read it as photographed" in page
+    # the box is where the marker is in the photo as taken (upper left), not where it was read
+    assert re.search(r'<rect x="20.0" y="10.0" width="24.0" height="30.0"', page)
+    back = client.post(f"/photo/{pid}/turn", data={"csrf_token": token})
+    page = verdict(client, back.location)
+    assert 'id="hand-text">9m<' in page and "Read it turned round" in page
+
+
+def test_turning_round_that_finds_nothing_keeps_the_reading(config: dict[str, Any]) -> None:
+    client = create_app({**config, "READER": MarkerReader(blind_below=True)}).test_client()
+    token = token_of(client)
+    resp = upload(client, token, marked_photo())
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    refused = client.post(f"/photo/{pid}/turn", data={"csrf_token": token})
+    assert refused.status_code == 400 and "no tiles found that way round" in refused.get_data(as_text=True)
+    assert 'id="hand-text">9m<' in verdict(client, resp.location)
+
+
+def test_a_typed_hand_has_no_photo_to_turn(client: FlaskClient, token: str) -> None:
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": READY})
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    assert client.post(f"/photo/{pid}/turn", data={"csrf_token": token}).status_code == 404
+    assert "turned round" not in verdict(client, resp.location)
