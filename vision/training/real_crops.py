@@ -4,7 +4,8 @@
 format as the validation labels ``tests/data/real_tiles.csv``; the validation photos are
 never used here). Each tile is cut ``--copies`` times with random margins and a fixed
 pseudo-random quarter turn, squashed to 64 px, and written beside symlinks to a rendered
-crops tree:
+crops tree. ``--blur-share`` of the copies are cut from the photo blurred (Gaussian, sigma
+0.5-1.5 photo pixels), as a phone photo often is (``benchmarks/bench_real_perturbed.py``):
 
     python -m vision.training.real_crops --synthetic datasets/generated/crops-v1 \\
         --out datasets/generated/crops-v2 --copies 4
@@ -34,7 +35,7 @@ class LeakError(ValueError):
     """A labelled training tile comes from a validation photo."""
 
 
-def write_real(csv: Path, real_dir: Path, out: Path, copies: int, size: int, seed: int) -> int:
+def write_real(csv: Path, real_dir: Path, out: Path, copies: int, size: int, seed: int, blur_share: float = 0.0) -> int:
     val_sources = {source_of(n) for n in load_split()["val"]}
     n = 0
     from engine.tiles import Tile
@@ -47,11 +48,15 @@ def write_real(csv: Path, real_dir: Path, out: Path, copies: int, size: int, see
             continue
         for k, (box, code) in enumerate(tiles):
             rng = np.random.default_rng([seed, n])
+            blur_rng = np.random.default_rng([seed, n, 1])  # its own stream: the cuts stay as they were
             d = out / "train" / str(Tile(code))
             d.mkdir(parents=True, exist_ok=True)
             for c in range(copies):
                 fname = f"real_{Path(name).stem}_{k:02d}_{c}.png"
-                sq = np.rot90(cut(image, list(box), rng, size), quarter_turns(fname))
+                source = image
+                if blur_share > 0 and blur_rng.random() < blur_share:
+                    source = cv2.GaussianBlur(image, (0, 0), float(blur_rng.uniform(0.5, 1.5)))
+                sq = np.rot90(cut(source, list(box), rng, size), quarter_turns(fname))
                 cv2.imwrite(str(d / fname), np.ascontiguousarray(sq))
             n += 1
     return n
@@ -66,10 +71,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--copies", type=int, default=4)
     ap.add_argument("--size", type=int, default=64)
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--blur-share", type=float, default=0.0, help="share of copies cut from the photo blurred")
     args = ap.parse_args(argv)
     synth = {s: link_tree(args.synthetic / s, args.out / s) for s in ("train", "val")}
-    real = write_real(args.csv, args.real, args.out, args.copies, args.size, args.seed)
-    summary = {"synthetic": synth, "real_tiles": real, "real_copies": args.copies}
+    real = write_real(args.csv, args.real, args.out, args.copies, args.size, args.seed, args.blur_share)
+    summary = {"synthetic": synth, "real_tiles": real, "real_copies": args.copies, "blur_share": args.blur_share}
     (args.out / "recipe.json").write_text(json.dumps(summary))
     print(summary)
     return 0
