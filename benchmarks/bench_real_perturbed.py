@@ -26,6 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from vision.classifier import TileClassifier  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
@@ -110,15 +111,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real", type=Path, default=REAL)
     ap.add_argument("--split", type=Path, default=ROOT / "datasets" / "real-split.json")
     ap.add_argument("--codes", type=Path, default=ROOT / "tests" / "data" / "real_tiles.csv")
+    ap.add_argument("--classifier", type=Path, default=None, help="another classifier ONNX (default: the shipped one)")
+    ap.add_argument("--only", nargs="+", choices=list(CHANGES), help="these conditions only")
     args = ap.parse_args(argv)
     if not args.real.is_dir():
         print(f"real photos not found at {args.real}")
         return 1
     names = json.loads(args.split.read_text())["val"]
     truths = [(gt, load_image(gt.image)) for gt in iter_dataset(args.real, names, args.codes)]
-    reader = TileReader()
+    reader = TileReader(classifier=TileClassifier(args.classifier) if args.classifier else None)
     for label, change in CHANGES.items():
-        print(json.dumps({label: score(reader, truths, change)}), flush=True)
+        if not args.only or label in args.only:
+            print(json.dumps({label: score(reader, truths, change)}), flush=True)
     return 0
 
 
