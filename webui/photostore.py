@@ -64,11 +64,15 @@ class PhotoStore:
         data = json.loads(path.read_text())
         return PhotoReading.from_json(data["reading"]), data["hand"], data["ext"]
 
-    def image(self, pid: str) -> bytes:
+    def image_path(self, pid: str) -> Path:
+        """Where photo ``pid``'s picture is kept (readers tell its format from its bytes)."""
         path = self._path(pid, "img")
         if not path.exists():
             raise UnknownPhotoError(f"no picture for photo {pid!r}")
-        return path.read_bytes()
+        return path
+
+    def image(self, pid: str) -> bytes:
+        return self.image_path(pid).read_bytes()
 
     def _prune(self) -> None:
         files = sorted(self.folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)

@@ -158,14 +158,8 @@ def turn(pid: str) -> WerkzeugResponse:
         abort(404, description="this hand was typed, not photographed")
     variant = _variant(request.form.get("variant"))
     options = _options(request.form.to_dict())
-    tmp = Path(current_app.config["DATA_DIR"]) / "photos" / f"turn-{secrets.token_hex(8)}.{ext}"
-    tmp.write_bytes(store.image(pid))
-    try:
-        size = (reading.width, reading.height)
-        reader = services().reader
-        again = reader.read(str(tmp), variant, size) if reading.turned else read_turned(reader, str(tmp), variant)
-    finally:
-        tmp.unlink(missing_ok=True)
+    photo, reader = str(store.image_path(pid)), services().reader
+    again = reader.read(photo, variant, (reading.width, reading.height)) if reading.turned else read_turned(reader, photo, variant)
     if not again.tiles:
         raise BadUploadError("no tiles found that way round: the reading is as it was")
     store.save(pid, again, again.hand_text(), ext)
