@@ -1,6 +1,7 @@
 """The ``mahjongero`` command: one sub-command per module in ``mahjongero.commands``.
 
-Each module there defines ``register(subparsers)`` which adds its parser and sets
+Each module there (but those whose names start with ``_``: helpers the commands share)
+defines ``register(subparsers)`` which adds its parser and sets
 ``func`` (called with the parsed namespace, returns an exit code). Modules import
 their heavy dependencies inside ``func`` so ``mahjongero --help`` stays fast.
 """
@@ -22,6 +23,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         module.register(sub)
     return parser

@@ -160,7 +160,3 @@ def _print_text(out: dict[str, Any], reading: Any) -> None:
         w("waits: " + ", ".join(f"{x['tile']} ({x['name']})" for x in out["waits"]) + "\n")
     if out.get("breakdown"):
         w(out["breakdown"].rstrip() + "\n")
-
-
-def register(subparsers: Any) -> None:
-    """Not a command of its own: ``score`` calls ``score_photo``. (The CLI registers every module.)"""
