@@ -31,7 +31,7 @@ def reader() -> TileReader:
 
 def test_models_fit_the_size_budget() -> None:
     total = sum(p.stat().st_size for p in DETECTOR_PATH.parent.glob("*.onnx"))
-    assert total <= 20 * 1024 * 1024
+    assert total <= 20_000_000
 
 
 def test_reads_the_rendered_images(reader: TileReader) -> None:

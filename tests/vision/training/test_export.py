@@ -46,3 +46,27 @@ def test_the_detector_is_left_alone(tmp_path: Path) -> None:
     shutil.copy(DETECTOR_PATH, copy)
     assert not add_features_output(copy)
     assert copy.read_bytes() == DETECTOR_PATH.read_bytes()
+
+
+def test_weights_stored_in_half_keep_the_readings_in_half_the_file(tmp_path: Path) -> None:
+    from vision.training.train import store_half_weights
+
+    half = tmp_path / "half.onnx"
+    shutil.copy(CLASSIFIER_PATH, half)
+    assert store_half_weights(half) > 50
+    assert half.stat().st_size < 0.55 * CLASSIFIER_PATH.stat().st_size
+    before = half.read_bytes()
+    assert store_half_weights(half) == 0 and half.read_bytes() == before  # already in half
+    crops = [np.random.default_rng(k).integers(0, 256, (50, 38, 3), dtype=np.uint8) for k in range(8)]
+    full, halved = TileClassifier(CLASSIFIER_PATH).probabilities(crops), TileClassifier(half).probabilities(crops)
+    np.testing.assert_allclose(halved, full, atol=0.02)
+    assert TileClassifier(half).has_features  # the extra output survives
+
+
+def test_the_shipped_detector_is_stored_in_half(tmp_path: Path) -> None:
+    from vision.training.train import store_half_weights
+
+    for shipped in (DETECTOR_PATH,):
+        copy = tmp_path / shipped.name
+        shutil.copy(shipped, copy)
+        assert store_half_weights(copy) == 0, shipped
