@@ -40,12 +40,17 @@ class WarmStartError(ValueError):
 
 
 def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
-    """Named initializers and ultralytics metadata of an exported model."""
+    """Named initializers and ultralytics metadata of an exported model; weights stored in
+    half (``vision.training.train.store_half_weights``) come back as float32 under the name
+    their ``Cast`` gives them."""
     import onnx
     from onnx import numpy_helper
 
     model = onnx.load(str(path))
     weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type == "Cast" and node.input[0] in weights:
+            weights[node.output[0]] = weights.pop(node.input[0]).astype(np.float32)
     meta = {p.key: p.value for p in model.metadata_props}
     return weights, meta
 
