@@ -34,7 +34,7 @@ from vision.classifier import TileClassifier  # noqa: E402
 from vision.detector import DEFAULT_CONF, TileDetector, box_iou  # noqa: E402
 from vision.evaluation import GroundTruth, iter_dataset  # noqa: E402
 from vision.pipeline import read_hand_photo  # noqa: E402
-from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader  # noqa: E402
+from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa: E402
 from vision.training.pseudo_labels import CONF, off_row_tiles  # noqa: E402
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split  # noqa: E402
 
@@ -85,7 +85,7 @@ def main() -> None:
     p.add_argument("--teacher", type=Path, default=None, help="one teacher for all (default: each detector)")
     p.add_argument("--imgsz", type=int, default=480)
     args = p.parse_args()
-    classify = TileClassifier(CLASSIFIER_PATH)
+    classify = shipped_classifier()  # as the reader serves it: with the second look
     photos = _photos()
     for path in args.detector:
         serve = TileDetector(path, imgsz=args.imgsz, conf=DEFAULT_CONF)

@@ -7,7 +7,9 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repe
    the classifier) and one hand photo (a rendered 1280×960 hand scene, and the real
    validation photos at their size). The hand photo is also read from a JPEG by ours and by
    the peer, alternating, and the ratio printed: this machine's speed wanders 1.1-1.5×
-   between runs, and the peer's time shows whether a slow run was the machine.
+   between runs, and the peer's time shows whether a slow run was the machine. The table
+   and the hand are read again with and without the classifier's second look, alternating,
+   and what it costs printed (``second_look_*``).
 2. Real validation photos (``datasets/real-split.json``, never trained on): recall at IoU 0.5
    of ours and of the peer ``mahjong-detector`` 0.0.6 (its shipped 34-class YOLO11n ONNX,
    run through its own pre- and post-processing), and both accuracies on the hand-labelled
@@ -35,7 +37,7 @@ from vision.classifier import crop_boxes  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.evaluation import iter_dataset, match  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
-from vision.reader import TileReader  # noqa: E402
+from vision.reader import TileReader, shipped_classifier  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "mahjong-yolo-v2-train"
 PEER_NAMES = {  # mahjong-detector class names -> our codes
@@ -100,6 +102,26 @@ def speed(reader: TileReader, repeats: int) -> dict[str, float | int]:
     hand = hand_scene()
     out["hand_1280x960_end_to_end_ms"] = median_ms(lambda: reader(hand), repeats)
     out.update(hand_beside_peer(reader, hand, repeats))
+    out.update(second_look_cost(reader, frame, hundred, hand, repeats))
+    return out
+
+
+def second_look_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
+                     repeats: int) -> dict[str, float]:
+    """The table (detect + 100 crops) and the hand photo read with and without the second
+    look (``vision.reader.SECOND_LOOK_PATH``), alternating: what the second look costs."""
+    if reader.classifier.second is None:
+        return {}
+    without = TileReader(reader.detector, shipped_classifier(second_look=None))
+    times: dict[str, list[float]] = {}
+    for _ in range(3):
+        for key, r in (("with", reader), ("without", without)):
+            times.setdefault(f"table_{key}", []).append(
+                median_ms(lambda: (r.detector(frame), r.classify(frame, hundred)), max(repeats // 3, 1)))  # noqa: B023
+            times.setdefault(f"hand_{key}", []).append(median_ms(lambda: r(hand), max(repeats // 3, 1)))  # noqa: B023
+    out = {f"second_look_{k}_ms": statistics.median(v) for k, v in times.items()}
+    for what in ("table", "hand"):
+        out[f"second_look_{what}_over_without"] = round(out[f"second_look_{what}_with_ms"] / out[f"second_look_{what}_without_ms"], 2)
     return out
 
 
@@ -198,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     reader = TileReader()
     results: dict = {}
     if not args.skip_speed:
-        results["speed"] = {k: round(v, 2 if k.endswith("over_peer") else 1) if isinstance(v, float) else v
+        results["speed"] = {k: round(v, 2 if "_over_" in k else 1) if isinstance(v, float) else v
                             for k, v in speed(reader, 5 if args.quick else args.repeats).items()}
         print(json.dumps({"speed": results["speed"]}, indent=1), flush=True)
     if args.real.is_dir():

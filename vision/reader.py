@@ -14,20 +14,37 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
-from vision.classifier import ONE_IN_A_SET, TileClassifier, crop_boxes, one_of_each
+from vision.classifier import ONE_IN_A_SET, SECOND_MOST, TileClassifier, crop_boxes, one_of_each
 from vision.detections import Detections
 from vision.detector import TileDetector, box_iou
 from vision.row_crops import row_crops
 
-__all__ = ["TileReader", "VideoReader", "MODELS_DIR", "DETECTOR_PATH", "CLASSIFIER_PATH", "LIVE_DETECT_SIZE"]
+__all__ = ["TileReader", "VideoReader", "shipped_classifier", "MODELS_DIR", "DETECTOR_PATH", "CLASSIFIER_PATH",
+           "SECOND_LOOK_PATH", "LIVE_DETECT_SIZE"]
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_PATH = MODELS_DIR / "detector.onnx"
 CLASSIFIER_PATH = MODELS_DIR / "classifier.onnx"
+# A classifier trained at 96 px that reads again the crops the 64-px one is least sure of
+# (``TileClassifier.second``; models/README.md, "A second look at 96 px").
+SECOND_LOOK_PATH = MODELS_DIR / "second_look.onnx"
 # A camera over the whole table sees tiles ~35 px wide in a 1080p frame: ~9 px at the
 # detector's trained 480, too few to find them all. At 960 every tile of the rendered
 # table was found and named (benchmarks/bench_live.py --reader models).
 LIVE_DETECT_SIZE = 960
+
+
+def shipped_classifier(
+    path: str | Path | None = None,
+    second_look: str | Path | None = SECOND_LOOK_PATH,
+    second_most: int = SECOND_MOST,
+) -> TileClassifier:
+    """The classifier at ``path`` (default: the shipped one) with a second look at the crops
+    it is unsure of by the classifier at ``second_look`` (None: no second look), at most
+    ``second_most`` of them a call: a picture's time bound; crops cut beforehand can have
+    every one looked at."""
+    second = TileClassifier(second_look, turns=(0,), trim=0) if second_look is not None else None
+    return TileClassifier(path or CLASSIFIER_PATH, second=second, second_most=second_most)
 
 
 class TileReader:
@@ -39,7 +56,7 @@ class TileReader:
         classifier: TileClassifier | None = None,
     ) -> None:
         self.detector = detector or TileDetector(DETECTOR_PATH)
-        self.classifier = classifier or TileClassifier(CLASSIFIER_PATH)
+        self.classifier = classifier or shipped_classifier()
 
     def classify(self, image: np.ndarray, dets: Detections) -> Detections:
         """Name the face-up tiles of ``dets`` from crops of ``image``, cut along their rows

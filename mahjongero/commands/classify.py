@@ -5,22 +5,22 @@ from __future__ import annotations
 import argparse
 import json
 
+from mahjongero.commands._classifier import add_classifier_options, classifier_from
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("classify", help="name pre-cut single-tile images")
     p.add_argument("crops", nargs="+", help="image files, one tile each")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--classifier", default=None, help="classifier ONNX (default: models/classifier.onnx)")
+    add_classifier_options(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from engine.tiles import Tile
-    from vision.classifier import TileClassifier
     from vision.imageio import load_image
-    from vision.reader import CLASSIFIER_PATH
 
-    clf = TileClassifier(args.classifier or CLASSIFIER_PATH)
+    clf = classifier_from(args, crops=True)
     images = [load_image(p) for p in args.crops]
     codes, probs = clf(images)
     rows = [

@@ -5,28 +5,29 @@ from __future__ import annotations
 import argparse
 import json
 
+from mahjongero.commands._classifier import add_classifier_options, classifier_from
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("detect", help="find and name every tile in a photo")
     p.add_argument("photo", help="image file (JPEG, PNG, ...)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--detector", default=None, help="detector ONNX (default: models/detector.onnx)")
-    p.add_argument("--classifier", default=None, help="classifier ONNX (default: models/classifier.onnx)")
+    add_classifier_options(p)
     p.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the detector's)")
     p.add_argument("--imgsz", type=int, default=None, help="detector input long side (default: as trained)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.classifier import TileClassifier
     from vision.detector import DEFAULT_CONF, TileDetector
     from vision.imageio import load_image
-    from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader
+    from vision.reader import DETECTOR_PATH, TileReader
 
     image = load_image(args.photo)
     reader = TileReader(
         TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=DEFAULT_CONF if args.conf is None else args.conf),
-        TileClassifier(args.classifier or CLASSIFIER_PATH),
+        classifier_from(args),
     )
     dets = reader(image).sorted_left_to_right()
     rows = dets.to_json()

@@ -10,6 +10,8 @@ import argparse
 import json
 from pathlib import Path
 
+from mahjongero.commands._classifier import add_classifier_options, classifier_from
+
 SHEET_CROPS = 48  # crops a contact sheet of --sheets holds: six rows of eight, readable at a glance
 
 
@@ -20,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--codes", default=None, help="CSV image,x1,y1,x2,y2,code of known tiles")
     p.add_argument("--split", default=None, help="JSON with a 'val' list: only those images")
     p.add_argument("--detector", default=None)
-    p.add_argument("--classifier", default=None)
+    add_classifier_options(p)
     p.add_argument("--imgsz", type=int, default=None, help="detector input long side (default: as trained)")
     p.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the detector's)")
     p.add_argument("--iou", type=float, default=None, help="detector NMS overlap (default: the detector's)")
@@ -40,19 +42,18 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from engine.tiles import Tile
-    from vision.classifier import TileClassifier
     from vision.detections import Detections
     from vision.detector import DEFAULT_CONF, DEFAULT_IOU, DEFAULT_NESTED, TileDetector
     from vision.evaluation import Scores, iter_dataset
     from vision.imageio import load_image
-    from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader
+    from vision.reader import DETECTOR_PATH, TileReader
 
     if args.crops:
         from vision.evaluation import crops_accuracy, crops_sheet
 
         if not Path(args.crops).is_dir():
             raise ValueError(f"--crops {args.crops!r} is not a folder")
-        clf = TileClassifier(args.classifier or CLASSIFIER_PATH)
+        clf = classifier_from(args, crops=True)
         score = crops_accuracy(clf, Path(args.crops))
         print(json.dumps(score.summary(), indent=1))
         if args.confusions:
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=DEFAULT_CONF if args.conf is None else args.conf,
                      iou=DEFAULT_IOU if args.iou is None else args.iou,
                      nested=DEFAULT_NESTED if args.nested is None else args.nested),
-        TileClassifier(args.classifier or CLASSIFIER_PATH),
+        classifier_from(args),
     )
     scores = Scores()
     for k, gt in enumerate(iter_dataset(root, names, Path(args.codes) if args.codes else None)):

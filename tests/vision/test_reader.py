@@ -107,6 +107,63 @@ def test_trimmed_look_only_for_crops_still_unsure_after_the_turns() -> None:
     np.testing.assert_allclose(one[rest], turns[rest], atol=1e-5)
 
 
+def _unsure_crops() -> list[np.ndarray]:
+    side = sorted((DATA / "labels").glob("*.json"))[0]
+    tiles = [t for t in json.loads(side.read_text())["tiles"] if t["face"] == "up"]
+    return crop_boxes(load_image(DATA / "images" / f"{side.stem}.jpg"), np.array([t["box"] for t in tiles]))
+
+
+def test_the_second_classifier_reads_the_least_sure_crops_below_its_bar() -> None:
+    from vision.classifier import TileClassifier
+    from vision.reader import SECOND_LOOK_PATH
+
+    crops = _unsure_crops()
+    first = TileClassifier(CLASSIFIER_PATH).probabilities(crops)
+    second = TileClassifier(SECOND_LOOK_PATH, turns=(0,), trim=0)
+    seen = second.probabilities(crops)
+    bar = float(np.median(first.max(1)))  # half the crops below it
+    both = TileClassifier(CLASSIFIER_PATH, second=second, second_below=bar, second_most=len(crops))
+    got = both.probabilities(crops)
+    below = first.max(1) < bar
+    assert 0 < below.sum() < len(crops)
+    np.testing.assert_allclose(got[~below], first[~below], atol=1e-5)
+    np.testing.assert_allclose(got[below], (first[below] + seen[below]) / 2, atol=1e-5)
+    one = TileClassifier(CLASSIFIER_PATH, second=second, second_below=bar, second_most=1).probabilities(crops)
+    least = int(first.max(1).argmin())  # a bound of one goes to the least sure crop
+    np.testing.assert_allclose(one[least], got[least], atol=1e-5)
+    rest = np.arange(len(crops)) != least
+    np.testing.assert_allclose(one[rest], first[rest], atol=1e-5)
+
+
+def test_a_second_classifier_naming_other_tiles_is_refused(tmp_path: Path) -> None:
+    import onnx
+
+    from vision.classifier import TileClassifier
+
+    model = onnx.load(str(CLASSIFIER_PATH))
+    for prop in model.metadata_props:
+        if prop.key == "names":  # two classes swapped: the same network, other codes
+            prop.value = prop.value.replace("'1m'", "'@'").replace("'2m'", "'1m'").replace("'@'", "'2m'")
+    other = tmp_path / "other.onnx"
+    onnx.save(model, str(other))
+    with pytest.raises(ValueError, match="other.onnx"):
+        TileClassifier(CLASSIFIER_PATH, second=TileClassifier(other))
+
+
+def test_the_shipped_reader_takes_the_second_look_and_the_cli_can_leave_it_out() -> None:
+    from mahjongero.cli import build_parser
+    from mahjongero.commands._classifier import classifier_from
+    from vision.classifier import SECOND_MOST
+    from vision.reader import SECOND_LOOK_PATH
+
+    assert TileReader().classifier.second is not None
+    args = build_parser().parse_args(["eval", "--crops", "x"])
+    picture, crops = classifier_from(args), classifier_from(args, crops=True)
+    assert picture.second is not None and picture.second.model.path == SECOND_LOOK_PATH
+    assert picture.second_most == SECOND_MOST and crops.second_most > 10**6
+    assert classifier_from(build_parser().parse_args(["eval", "--second-look", "none"])).second is None
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "mahjongero", *args], capture_output=True, text=True, cwd=ROOT

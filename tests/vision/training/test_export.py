@@ -65,9 +65,10 @@ def test_weights_stored_in_half_keep_the_readings_in_half_the_file(tmp_path: Pat
 
 
 def test_the_shipped_classifiers_are_stored_in_half(tmp_path: Path) -> None:
+    from vision.reader import SECOND_LOOK_PATH
     from vision.training.train import store_half_weights
 
-    for shipped in (CLASSIFIER_PATH,):
+    for shipped in (CLASSIFIER_PATH, SECOND_LOOK_PATH):
         copy = tmp_path / shipped.name
         shutil.copy(shipped, copy)
         assert store_half_weights(copy) == 0, shipped

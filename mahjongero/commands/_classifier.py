@@ -1,0 +1,36 @@
+"""The classifier options shared by ``detect``, ``classify`` and ``eval``.
+
+Not a sub-command (the leading underscore keeps the CLI from registering it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vision.classifier import TileClassifier
+
+__all__ = ["add_classifier_options", "classifier_from"]
+
+NO_SECOND_LOOK = "none"
+
+
+def add_classifier_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--classifier", default=None, help="classifier ONNX (default: models/classifier.onnx)")
+    p.add_argument("--second-look", default=None, metavar="ONNX|none",
+                   help="classifier that reads again the crops the first is unsure of "
+                        f"(default: models/second_look.onnx; {NO_SECOND_LOOK}: no second look)")
+
+
+def classifier_from(args: argparse.Namespace, crops: bool = False) -> TileClassifier:
+    """The classifier the options ask for (the shipped pair by default). ``crops``: for
+    crops cut beforehand, each read on its own, so the second look goes to every unsure
+    one (in a picture, to the least sure few: a bound on a picture's time)."""
+    from vision.classifier import SECOND_MOST
+    from vision.reader import SECOND_LOOK_PATH, shipped_classifier
+
+    second = args.second_look or SECOND_LOOK_PATH
+    return shipped_classifier(args.classifier, None if second == NO_SECOND_LOOK else second,
+                              second_most=sys.maxsize if crops else SECOND_MOST)
