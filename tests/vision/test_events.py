@@ -135,6 +135,23 @@ def test_a_discard_read_under_another_name_is_not_a_new_discard() -> None:
         "South discards 7p (7 dots)"]  # South's turn still
 
 
+def test_a_discard_boxed_twice_is_one_discard() -> None:
+    """The web demo's North 3p as the detector stored in float16 boxed it: two boxes, IoU 0.49."""
+    det = EventDetector(first=Seat.NORTH)
+    det.update(TableReading(), now=0.0)
+    twice = (TileItem(Tile.P3, (720, 434, 760, 465), 0.9, track=400), TileItem(Tile.P3, (718, 421, 759, 456), 0.6, track=401))
+    assert [str(e) for e in det.update(TableReading(discards=twice), now=1.0)] == ["North discards 3p (3 dots)"]
+    east = TileItem(Tile.P4, (925, 696, 961, 742), 0.9, track=409)
+    assert [str(e) for e in det.update(TableReading(discards=(*twice, east)), now=2.0)] == [
+        "East discards 4p (4 dots)"]
+    # two 3p lying side by side are two discards
+    det = EventDetector(first=Seat.NORTH)
+    det.update(TableReading(), now=0.0)
+    pair = (TileItem(Tile.P3, (720, 434, 760, 465), 0.9, track=1), TileItem(Tile.P3, (760, 434, 800, 465), 0.9, track=2))
+    assert [str(e) for e in det.update(TableReading(discards=pair), now=1.0)] == [
+        "North discards 3p (3 dots)", "East discards 3p (3 dots)"]
+
+
 def test_a_refused_discard_gives_the_turn_back() -> None:
     """A box over two discards read as a fifth 7p: the referee refuses it, and the real
     discard seen with it is the same player's, not the next one's."""
