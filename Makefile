@@ -7,7 +7,7 @@ export YOLO_OFFLINE := 1
 export YOLO_AUTOINSTALL := 0
 export ULTRALYTICS_SKIP_REQUIREMENTS_CHECKS := 1
 
-.PHONY: install run test lint clean
+.PHONY: install run test lint screenshots clean
 
 $(STAMP): pyproject.toml constraints.txt scripts/install.sh scripts/system-deps.sh
 	bash scripts/install.sh
@@ -22,6 +22,10 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+# the browser tests again, saving their screenshots into docs/screenshots/ (the README shows them)
+screenshots: $(STAMP)
+	MAHJONGERO_SCREENSHOTS=$(CURDIR)/docs/screenshots $(BIN)/python -m pytest tests/webui/test_browser.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,14 +1,16 @@
 """End to end in a real headless browser (Debian chromium driven by playwright).
 
 Each test starts the real server on a free port, drives the pages like a person
-would, and saves screenshots into ``docs/screenshots/`` (looked at by a person
-before release; the README shows them).
+would, and saves screenshots: into a temporary folder, so that ``make test`` leaves the
+tree as it was; into ``docs/screenshots/`` (looked at by a person before release; the
+README shows them) with ``make screenshots``, which sets ``MAHJONGERO_SCREENSHOTS``.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -23,7 +25,7 @@ from webui.adapters.reader import PhotoReader
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = Path(os.environ.get("MAHJONGERO_SCREENSHOTS") or Path(tempfile.gettempdir()) / "mahjongero-screenshots")
 READY = "11m345p678s78s [234m] [789p] / 3f4f1z2z4z"
 # Doc 002's example hand as a rendered photo (turned tiles mark the called melds; two flowers).
 READY_PHOTO = "11m345p678s78s / [234m]^0 [789p]^1 / 3f 4f"
