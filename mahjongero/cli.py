@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -37,6 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:  # bad input of any kind: say what, no traceback
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader of our output left (``... | head``): stop quietly
+        # Python flushes stdout again at exit, which would raise once more: point it at devnull
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a shell reports a process ended by SIGPIPE
 
 
 if __name__ == "__main__":

@@ -15,3 +15,15 @@ def test_every_command_module_is_a_sub_command_and_no_helper_is() -> None:
     helpers = {m for m in modules if m.startswith("_")}
     assert helpers >= {"_photo", "_classifier"}
     assert set(sub.choices) == modules - helpers
+
+
+def test_output_cut_short_by_a_closed_pipe_ends_quietly() -> None:
+    """``mahjongero eval ... | head``: the command's writes meet a closed pipe."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from mahjongero import cli; import mahjongero.commands.classify as c\n"
+            "def run(args):\n    raise BrokenPipeError(32, 'Broken pipe')\n"
+            "c.run = run; sys.exit(cli.main(['classify', 'x.png']))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 141 and "Traceback" not in out.stderr, out.stderr
