@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.classifier import TileClassifier  # noqa: E402
+from mahjongero.commands._classifier import add_classifier_options, classifier_from  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real", type=Path, default=REAL)
     ap.add_argument("--split", type=Path, default=ROOT / "datasets" / "real-split.json")
     ap.add_argument("--codes", type=Path, default=ROOT / "tests" / "data" / "real_tiles.csv")
-    ap.add_argument("--classifier", type=Path, default=None, help="another classifier ONNX (default: the shipped one)")
+    add_classifier_options(ap)  # --classifier, --second-look (as mahjongero eval)
     ap.add_argument("--only", nargs="+", choices=list(CHANGES), help="these conditions only")
     args = ap.parse_args(argv)
     if not args.real.is_dir():
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     names = json.loads(args.split.read_text())["val"]
     truths = [(gt, load_image(gt.image)) for gt in iter_dataset(args.real, names, args.codes)]
-    reader = TileReader(classifier=TileClassifier(args.classifier) if args.classifier else None)
+    reader = TileReader(classifier=classifier_from(args))
     for label, change in CHANGES.items():
         if not args.only or label in args.only:
             print(json.dumps({label: score(reader, truths, change)}), flush=True)
