@@ -29,10 +29,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from engine.hand import MeldKind
 from engine.seats import Seat
 from engine.tiles import Tile, format_tiles
 from vision.readings import MeldReading, ReadingError, TableReading, TileItem
+from vision.smoothing import box_iou
 
 __all__ = [
     "TableEvent",
@@ -124,15 +127,6 @@ def _signature(m: MeldReading) -> Signature | None:
 SAME_TILE_IOU = 0.3
 
 
-def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
-
-
 def one_box_a_tile(items: Iterable[TileItem], iou: float = SAME_TILE_IOU) -> list[TileItem]:
     """The pool's tiles, a second box of one name over a tile dropped: discards lie flat side
     by side, so two boxes of one name overlapping by ``iou`` or more are one tile the detector
@@ -143,11 +137,13 @@ def one_box_a_tile(items: Iterable[TileItem], iou: float = SAME_TILE_IOU) -> lis
     >>> [str(i.tile) for i in one_box_a_tile([t("3p", 0, 0.5), t("3p", 2, 0.9), t("3p", 40, 0.8), t("4p", 1, 0.7)])]
     ['3p', '3p', '4p']
     """
-    kept: list[TileItem] = []
-    for item in sorted(items, key=lambda i: -i.confidence):
-        if not any(k.tile == item.tile and item.face_up and _iou(k.box, item.box) >= iou for k in kept):
-            kept.append(item)
-    return kept
+    ranked = sorted(items, key=lambda i: -i.confidence)
+    overlap = box_iou(np.array([i.box for i in ranked]), np.array([i.box for i in ranked]))
+    kept: list[int] = []
+    for n, item in enumerate(ranked):
+        if not any(ranked[k].tile == item.tile and item.face_up and overlap[k, n] >= iou for k in kept):
+            kept.append(n)
+    return [ranked[n] for n in kept]
 
 
 @dataclass
