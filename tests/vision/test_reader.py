@@ -61,12 +61,17 @@ def test_classifier_names_a_crop(reader: TileReader) -> None:
     assert len(codes) == len(tiles) and ((probs > 0) & (probs <= 1.0001)).all()
 
 
+def _face_up_crops() -> list[np.ndarray]:
+    """Crops of the face-up tiles of the first committed rendered image, on their true boxes."""
+    side = sorted((DATA / "labels").glob("*.json"))[0]
+    tiles = [t for t in json.loads(side.read_text())["tiles"] if t["face"] == "up"]
+    return crop_boxes(load_image(DATA / "images" / f"{side.stem}.jpg"), np.array([t["box"] for t in tiles]))
+
+
 def test_second_look_only_for_crops_the_first_turn_is_unsure_of() -> None:
     from vision.classifier import TileClassifier
 
-    side = sorted((DATA / "labels").glob("*.json"))[0]
-    tiles = [t for t in json.loads(side.read_text())["tiles"] if t["face"] == "up"]
-    crops = crop_boxes(load_image(DATA / "images" / f"{side.stem}.jpg"), np.array([t["box"] for t in tiles]))
+    crops = _face_up_crops()
     upright = TileClassifier(CLASSIFIER_PATH, turns=(0,), trim=0).probabilities(crops)
     turned = TileClassifier(CLASSIFIER_PATH, turns=(2,), trim=0).probabilities(crops)
     sure = float(np.median(upright.max(1)))  # half the crops get a second look
@@ -82,9 +87,7 @@ def test_second_look_only_for_crops_the_first_turn_is_unsure_of() -> None:
 def test_trimmed_look_only_for_crops_still_unsure_after_the_turns() -> None:
     from vision.classifier import TRIM, TileClassifier, trimmed
 
-    side = sorted((DATA / "labels").glob("*.json"))[0]
-    tiles = [t for t in json.loads(side.read_text())["tiles"] if t["face"] == "up"]
-    crops = crop_boxes(load_image(DATA / "images" / f"{side.stem}.jpg"), np.array([t["box"] for t in tiles]))
+    crops = _face_up_crops()
     upright = TileClassifier(CLASSIFIER_PATH, turns=(0,), trim=0)
     turns = TileClassifier(CLASSIFIER_PATH, sure=1.01, trim=0).probabilities(crops)
     looks = upright.probabilities([trimmed(c, TRIM) for c in crops])
@@ -107,17 +110,11 @@ def test_trimmed_look_only_for_crops_still_unsure_after_the_turns() -> None:
     np.testing.assert_allclose(one[rest], turns[rest], atol=1e-5)
 
 
-def _unsure_crops() -> list[np.ndarray]:
-    side = sorted((DATA / "labels").glob("*.json"))[0]
-    tiles = [t for t in json.loads(side.read_text())["tiles"] if t["face"] == "up"]
-    return crop_boxes(load_image(DATA / "images" / f"{side.stem}.jpg"), np.array([t["box"] for t in tiles]))
-
-
 def test_the_second_classifier_reads_the_least_sure_crops_below_its_bar() -> None:
     from vision.classifier import TileClassifier
     from vision.reader import SECOND_LOOK_PATH
 
-    crops = _unsure_crops()
+    crops = _face_up_crops()
     first = TileClassifier(CLASSIFIER_PATH).probabilities(crops)
     second = TileClassifier(SECOND_LOOK_PATH, turns=(0,), trim=0)
     seen = second.probabilities(crops)
