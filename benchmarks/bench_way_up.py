@@ -31,27 +31,26 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.classifier import FEATURES_OUTPUT, TileClassifier  # noqa: E402
+from vision.classifier import TileClassifier  # noqa: E402
 from vision.evaluation import load_codes_csv, source_of  # noqa: E402
-from vision.reader import shipped_classifier  # noqa: E402
+from vision.reader import CLASSIFIER_PATH  # noqa: E402
 from vision.row_crops import row_crops  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "mahjong-yolo-v2-train"
 Photo = tuple[str, np.ndarray, np.ndarray]  # name, features as photographed, turned
 
 
-def photo_features(clf: TileClassifier, csv: Path, real: Path) -> list[Photo]:
-    """Each labelled photo's crops (cut along rows, as served): features upright and turned."""
+def photo_features(csv: Path, real: Path) -> list[Photo]:
+    """Each labelled photo's crops (cut along rows, as served): the shipped classifier's
+    features as photographed and turned half round."""
+    upright, turned = TileClassifier(CLASSIFIER_PATH, turns=(0,)), TileClassifier(CLASSIFIER_PATH, turns=(2,))
     out: list[Photo] = []
     for name, tiles in sorted(load_codes_csv(csv).items()):
         image = cv2.imread(str(real / "images" / name))
         if image is None:
             continue
-        x = clf.preprocess(row_crops(image, np.array([box for box, _ in tiles])))
-        names = [clf.model.output_names[0], FEATURES_OUTPUT]
-        [_, upright] = clf._over_turns(x, (0,), names)
-        [_, turned] = clf._over_turns(x, (2,), names)
-        out.append((name, upright, turned))
+        crops = row_crops(image, np.array([box for box, _ in tiles]))
+        out.append((name, upright.features(crops), turned.features(crops)))
     return out
 
 
@@ -96,9 +95,8 @@ def main() -> None:
     ap.add_argument("--real", type=Path, default=REAL)
     ap.add_argument("--lam", type=float, nargs="+", default=[1e-1, 1e-2, 1e-3])
     args = ap.parse_args()
-    clf = shipped_classifier(second_look=None)
-    train = photo_features(clf, ROOT / "tests" / "data" / "real_train_tiles.csv", args.real)
-    val = photo_features(clf, ROOT / "tests" / "data" / "real_tiles.csv", args.real)
+    train = photo_features(ROOT / "tests" / "data" / "real_train_tiles.csv", args.real)
+    val = photo_features(ROOT / "tests" / "data" / "real_tiles.csv", args.real)
     val_names = set(json.loads((ROOT / "datasets" / "real-split.json").read_text())["val"])
     if {source_of(n) for n, _, _ in train} & {source_of(n) for n in val_names}:
         raise SystemExit("a training photo shares its source with a validation photo")
