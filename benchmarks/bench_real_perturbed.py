@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real", type=Path, default=REAL)
     ap.add_argument("--split", type=Path, default=ROOT / "datasets" / "real-split.json")
     ap.add_argument("--codes", type=Path, default=ROOT / "tests" / "data" / "real_tiles.csv")
-    add_classifier_options(ap)  # --classifier, --second-look (as mahjongero eval)
+    add_classifier_options(ap)  # --classifier, --second-look, --way-up (as mahjongero eval)
     ap.add_argument("--only", nargs="+", choices=list(CHANGES), help="these conditions only")
     args = ap.parse_args(argv)
     if not args.real.is_dir():

@@ -13,6 +13,7 @@ import numpy as np
 from engine.tiles import Tile
 from vision.flower_inks import by_set_ink, index_ink
 from vision.onnx_runtime import OnnxModel
+from vision.way_up import WayUp
 
 __all__ = ["TileClassifier", "crop_boxes", "trimmed", "one_of_each", "ONE_IN_A_SET", "CROP_MARGIN", "FEATURES_OUTPUT", "TRIM"]
 
@@ -30,6 +31,9 @@ TRIMMED_MOST = 24  # crops a call looks at trimmed, the least sure first: a boun
 # of the crops and read as well as 0.9 did with 26 % (models/README.md, "A second look at 96 px").
 SECOND_BELOW = 0.6
 SECOND_MOST = 6  # crops a call reads by the second classifier, the least sure first: a bound on the time
+# A row of at least this many touching tiles is judged for its way up on its own
+# (``TileClassifier.one_picture``): a hand's row, not a pair of discards.
+WAY_UP_ROW = 5
 
 
 def crop_boxes(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN) -> list[np.ndarray]:
@@ -138,6 +142,9 @@ class TileClassifier:
     this other classifier too (the shipped one looks at 96 px: ``vision.reader.SECOND_LOOK_PATH``)
     and the two readings averaged (at most ``second_most`` of them a call, the least sure);
     None looks no more.
+    ``way_up``: a probe on this classifier's features that tells a row of tiles photographed
+    from across the table (``vision.way_up``); ``one_picture`` then reads that row's crops
+    turned half round. None reads every picture as it comes.
     """
 
     def __init__(
@@ -152,6 +159,7 @@ class TileClassifier:
         second: TileClassifier | None = None,
         second_below: float = SECOND_BELOW,
         second_most: int = SECOND_MOST,
+        way_up: WayUp | None = None,
     ) -> None:
         self.model = OnnxModel(path)
         self.turns = turns or (0,)
@@ -172,6 +180,9 @@ class TileClassifier:
         self.second = second
         self.second_below = second_below
         self.second_most = second_most
+        if way_up is not None and not self.has_features:
+            raise ValueError(f"{str(self.model.path)!r} has no {FEATURES_OUTPUT!r} output for a way-up probe")
+        self.way_up = way_up
 
     @functools.cached_property
     def key(self) -> str:
@@ -214,6 +225,11 @@ class TileClassifier:
             return np.zeros((0, len(self.codes)), np.float32)
         x = self.preprocess(crops)
         [first] = self._over_turns(x, self.turns[:1])
+        return self._look_again(crops, x, first)
+
+    def _look_again(self, crops: Sequence[np.ndarray], x: np.ndarray, first: np.ndarray) -> np.ndarray:
+        """``first`` (the first turn's probabilities of the preprocessed ``x``) with the other
+        turns, the trimmed look and the second classifier, as ``probabilities`` describes."""
         unsure = np.flatnonzero(first.max(1) < self.sure)
         rest = self.turns[1:]
         if len(unsure) and rest:
@@ -253,16 +269,59 @@ class TileClassifier:
         idx = p.argmax(1) if len(p) else np.zeros((0,), np.int64)
         return self.codes[idx], p[np.arange(len(idx)), idx]
 
-    def one_picture(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def one_picture(self, crops: Sequence[np.ndarray],
+                    rows: Sequence[np.ndarray] = ()) -> tuple[np.ndarray, np.ndarray]:
         """As calling it, for crops of the tiles of one picture of one set: no flower,
         season, animal or royal tile named twice (:func:`one_of_each`), and its flowers
-        and seasons grouped by the set's inks (:func:`vision.flower_inks.by_set_ink`)."""
-        p = self.probabilities(crops)
+        and seasons grouped by the set's inks (:func:`vision.flower_inks.by_set_ink`).
+        ``rows``: index arrays of crops cut along one row of touching tiles
+        (``vision.row_crops.cut_along_rows``); with a ``way_up`` probe, each of at least
+        ``WAY_UP_ROW`` tiles that looks upside down (a hand photographed from across the
+        table) is read turned half round."""
+        p, crops = self._photo_probabilities(crops, rows)
         if len(p):  # the ink only of crops read as one-of-a-kind tiles: a few a picture
             asked = ONE_IN_A_SET[self.codes[p.argmax(1)]]
             p = by_set_ink(p, self.codes, [index_ink(_bgr(c)) if a else 0 for c, a in zip(crops, asked, strict=True)])
         idx = one_of_each(p, self.single)
         return self.codes[idx], p[np.arange(len(idx)), idx]
+
+    def _photo_probabilities(self, crops: Sequence[np.ndarray],
+                             rows: Sequence[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """``probabilities`` of one photo's crops, and the crops as read: a row that
+        ``way_up`` judges upside down turned half round (the features come with the first
+        look; one more pass only for a row that looks upside down)."""
+        crops = list(crops)
+        rows = [r for r in rows if len(r) >= WAY_UP_ROW] if self.way_up is not None else []
+        if not rows:
+            return self.probabilities(crops), crops
+        x = self.preprocess(crops)
+        outputs = [self.model.output_names[0], FEATURES_OUTPUT]
+        first, features = self._over_turns(x, self.turns[:1], outputs)
+        for row in rows:
+            seen = self._turned_row(x[row], features[row], outputs)
+            if seen is not None:
+                x[row], first[row] = x[row][:, :, ::-1, ::-1], seen
+                for i in row:
+                    crops[i] = np.ascontiguousarray(crops[i][::-1, ::-1])
+        return self._look_again(crops, x, first), crops
+
+    def _turned_row(self, x: np.ndarray, features: np.ndarray, outputs: Sequence[str]) -> np.ndarray | None:
+        """The first turn's probabilities of one row's preprocessed crops ``x`` turned half
+        round when ``way_up`` judges the row upside down from its ``features``; else None.
+        The turned crops are read only if the probe asks to compare."""
+        assert self.way_up is not None
+        flipped = np.ascontiguousarray(x[:, :, ::-1, ::-1])
+        reading: list[np.ndarray] = []
+
+        def turned_features() -> np.ndarray:
+            if not reading:
+                reading.extend(self._over_turns(flipped, self.turns[:1], outputs))
+            return reading[1]
+
+        if not self.way_up.turned(features, turned_features):
+            return None
+        turned_features()
+        return reading[0]
 
     @functools.cached_property
     def single(self) -> np.ndarray:

@@ -17,10 +17,11 @@ from engine.tiles import Tile
 from vision.classifier import ONE_IN_A_SET, SECOND_MOST, TileClassifier, crop_boxes, one_of_each
 from vision.detections import Detections
 from vision.detector import TileDetector, box_iou
-from vision.row_crops import row_crops
+from vision.row_crops import cut_along_rows
+from vision.way_up import WayUp
 
 __all__ = ["TileReader", "VideoReader", "shipped_classifier", "MODELS_DIR", "DETECTOR_PATH", "CLASSIFIER_PATH",
-           "SECOND_LOOK_PATH", "LIVE_DETECT_SIZE"]
+           "SECOND_LOOK_PATH", "WAY_UP_PATH", "LIVE_DETECT_SIZE"]
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_PATH = MODELS_DIR / "detector.onnx"
@@ -28,6 +29,9 @@ CLASSIFIER_PATH = MODELS_DIR / "classifier.onnx"
 # A classifier trained at 96 px that reads again the crops the 64-px one is least sure of
 # (``TileClassifier.second``; models/README.md, "A second look at 96 px").
 SECOND_LOOK_PATH = MODELS_DIR / "second_look.onnx"
+# A probe on the classifier's features that tells a row of tiles photographed from across the
+# table (``vision.way_up``; fitted by ``python -m vision.training.way_up``).
+WAY_UP_PATH = MODELS_DIR / "way_up.npz"
 # A camera over the whole table sees tiles ~35 px wide in a 1080p frame: ~9 px at the
 # detector's trained 480, too few to find them all. At 960 every tile of the rendered
 # table was found and named (benchmarks/bench_live.py --reader models).
@@ -38,13 +42,20 @@ def shipped_classifier(
     path: str | Path | None = None,
     second_look: str | Path | None = SECOND_LOOK_PATH,
     second_most: int = SECOND_MOST,
+    way_up: str | Path | None = WAY_UP_PATH,
 ) -> TileClassifier:
     """The classifier at ``path`` (default: the shipped one) with a second look at the crops
     it is unsure of by the classifier at ``second_look`` (None: no second look), at most
     ``second_most`` of them a call: a picture's time bound; crops cut beforehand can have
-    every one looked at."""
+    every one looked at. ``way_up``: the probe that turns a row photographed from across the
+    table (``vision.way_up``; None: none), used only with the classifier whose features it
+    was fitted on."""
     second = TileClassifier(second_look, turns=(0,), trim=0) if second_look is not None else None
-    return TileClassifier(path or CLASSIFIER_PATH, second=second, second_most=second_most)
+    clf = TileClassifier(path or CLASSIFIER_PATH, second=second, second_most=second_most)
+    if way_up is not None and clf.has_features:
+        probe = WayUp.load(way_up)
+        clf.way_up = probe if probe.key == clf.key else None
+    return clf
 
 
 class TileReader:
@@ -61,12 +72,13 @@ class TileReader:
     def classify(self, image: np.ndarray, dets: Detections) -> Detections:
         """Name the face-up tiles of ``dets`` from crops of ``image``, cut along their rows
         (``vision.row_crops``), together: one picture shows one set, so no flower, season,
-        animal or royal tile is named twice (``TileClassifier.one_picture``)."""
+        animal or royal tile is named twice, and a row that looks upside down is read
+        turned (``TileClassifier.one_picture``)."""
         code = np.full(len(dets), int(Tile.BACK), dtype=np.int64)
         prob = np.ones(len(dets), dtype=np.float32)
         up = np.flatnonzero(dets.face_up)
         if len(up):
-            code[up], prob[up] = self.classifier.one_picture(row_crops(image, dets.xyxy[up]))
+            code[up], prob[up] = self.classifier.one_picture(*cut_along_rows(image, dets.xyxy[up]))
         return dets.with_codes(code, prob)
 
     def __call__(self, image: np.ndarray) -> Detections:

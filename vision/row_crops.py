@@ -34,7 +34,7 @@ from vision.classifier import CROP_MARGIN, crop_boxes
 from vision.readings import TileItem
 from vision.regions import HandRegions, Row, rows_of
 
-__all__ = ["row_crops"]
+__all__ = ["row_crops", "cut_along_rows"]
 
 
 TOUCHING = (0.9, 1.6)  # a row's pitch over its tiles' own extent along it, for tiles that touch
@@ -45,10 +45,24 @@ ASKEW = 20.0  # degrees from the picture's axes past which a box's extents are n
 def row_crops(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN) -> list[np.ndarray]:
     """Cut each box of ``xyxy`` out of ``image`` (``margin`` of the size added on each side),
     tiles touching a neighbour in a row along that row (see the module's text)."""
+    return cut_along_rows(image, xyxy, margin)[0]
+
+
+def cut_along_rows(image: np.ndarray, xyxy: np.ndarray,
+                   margin: float = CROP_MARGIN) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """``row_crops``, and the runs of touching tiles it cut along their rows: each run's box
+    indices in reading order (a hand photo's longest run is its concealed row).
+
+    >>> row = np.array([[10 + 30 * k, 10, 30 + 30 * k, 40] for k in range(4)], float)
+    >>> lone = np.array([[10, 100, 30, 130]], float)
+    >>> [run.tolist() for run in cut_along_rows(np.zeros((140, 130, 3), np.uint8), np.r_[lone, row])[1]]
+    [[1, 2, 3, 4]]
+    """
     boxes = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
     crops = crop_boxes(image, boxes, margin)
     items = [TileItem(Tile.M1, (x1, y1, x2, y2)) for x1, y1, x2, y2 in boxes.tolist()]
     where = {id(item): k for k, item in enumerate(items)}
+    runs: list[np.ndarray] = []
     for row in rows_of(items):
         for run in row.runs(HandRegions.group_gap, row.usual_gap()):
             if len(run) < 2:
@@ -58,8 +72,8 @@ def row_crops(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN) 
                 continue  # overlapping boxes (tiles stood in depth) or tiles apart: keep the boxes
             for item in run.items:
                 crops[where[id(item)]] = _along(image, item.box, run, pitch, margin)
-    return crops
-
+            runs.append(np.array([where[id(item)] for item in run.items], np.int64))
+    return crops, runs
 
 def _angle(run: Row) -> float:
     """The run's reading direction in degrees, clockwise on screen from the picture's x axis."""
