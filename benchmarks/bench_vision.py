@@ -9,7 +9,9 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repe
    the peer, alternating, and the ratio printed: this machine's speed wanders 1.1-1.5×
    between runs, and the peer's time shows whether a slow run was the machine. The table
    and the hand are read again with and without the classifier's second look, alternating,
-   and what it costs printed (``second_look_*``).
+   and what it costs printed (``second_look_*``); and by onnxruntime sessions whose threads
+   spin during a run and stop after it (served) against ones that never spin
+   (``spinning_*``, ``vision.onnx_runtime``).
 2. Real validation photos (``datasets/real-split.json``, never trained on): recall at IoU 0.5
    of ours and of the peer ``mahjong-detector`` 0.0.6 (its shipped 34-class YOLO11n ONNX,
    run through its own pre- and post-processing), and both accuracies on the hand-labelled
@@ -21,11 +23,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 
@@ -35,9 +39,10 @@ sys.path.insert(0, str(ROOT))
 from engine.tiles import Tile  # noqa: E402
 from vision.classifier import crop_boxes  # noqa: E402
 from vision.detections import Detections  # noqa: E402
+from vision.detector import TileDetector  # noqa: E402
 from vision.evaluation import iter_dataset, match  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
-from vision.reader import TileReader, shipped_classifier  # noqa: E402
+from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "mahjong-yolo-v2-train"
 PEER_NAMES = {  # mahjong-detector class names -> our codes
@@ -103,26 +108,46 @@ def speed(reader: TileReader, repeats: int) -> dict[str, float | int]:
     out["hand_1280x960_end_to_end_ms"] = median_ms(lambda: reader(hand), repeats)
     out.update(hand_beside_peer(reader, hand, repeats))
     out.update(second_look_cost(reader, frame, hundred, hand, repeats))
+    out.update(spinning_cost(reader, frame, hundred, hand, repeats))
+    return out
+
+
+def alternating(readers: dict[str, TileReader], frame: np.ndarray, hundred: Detections, hand: np.ndarray,
+                repeats: int, prefix: str) -> dict[str, float]:
+    """The table (detect + 100 crops) and the hand photo read by each of two ``readers`` in
+    turn, three rounds: medians and the first reader's time over the second's."""
+    times: dict[str, list[float]] = {}
+    for _ in range(3):
+        for key, r in readers.items():
+            times.setdefault(f"table_{key}", []).append(
+                median_ms(lambda: (r.detector(frame), r.classify(frame, hundred)), max(repeats // 3, 1)))  # noqa: B023
+            times.setdefault(f"hand_{key}", []).append(median_ms(lambda: r(hand), max(repeats // 3, 1)))  # noqa: B023
+    out = {f"{prefix}_{k}_ms": statistics.median(v) for k, v in times.items()}
+    first, second = readers
+    for what in ("table", "hand"):
+        out[f"{prefix}_{what}_{first}_over_{second}"] = round(
+            out[f"{prefix}_{what}_{first}_ms"] / out[f"{prefix}_{what}_{second}_ms"], 2)
     return out
 
 
 def second_look_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
                      repeats: int) -> dict[str, float]:
-    """The table (detect + 100 crops) and the hand photo read with and without the second
-    look (``vision.reader.SECOND_LOOK_PATH``), alternating: what the second look costs."""
+    """The table and the hand photo read with and without the second look
+    (``vision.reader.SECOND_LOOK_PATH``), alternating: what the second look costs."""
     if reader.classifier.second is None:
         return {}
     without = TileReader(reader.detector, shipped_classifier(second_look=None))
-    times: dict[str, list[float]] = {}
-    for _ in range(3):
-        for key, r in (("with", reader), ("without", without)):
-            times.setdefault(f"table_{key}", []).append(
-                median_ms(lambda: (r.detector(frame), r.classify(frame, hundred)), max(repeats // 3, 1)))  # noqa: B023
-            times.setdefault(f"hand_{key}", []).append(median_ms(lambda: r(hand), max(repeats // 3, 1)))  # noqa: B023
-    out = {f"second_look_{k}_ms": statistics.median(v) for k, v in times.items()}
-    for what in ("table", "hand"):
-        out[f"second_look_{what}_over_without"] = round(out[f"second_look_{what}_with_ms"] / out[f"second_look_{what}_without_ms"], 2)
-    return out
+    return alternating({"with": reader, "without": without}, frame, hundred, hand, repeats, "second_look")
+
+
+def spinning_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
+                  repeats: int) -> dict[str, float]:
+    """The table and the hand photo read by sessions whose threads spin during a run and stop
+    after it (served) and by sessions whose threads never spin (``MAHJONGERO_SPIN=off``,
+    served until stop 30), alternating."""
+    with mock.patch.dict(os.environ, {"MAHJONGERO_SPIN": "off"}):  # read when a session is made
+        never = TileReader(TileDetector(DETECTOR_PATH), shipped_classifier())
+    return alternating({"stop": reader, "off": never}, frame, hundred, hand, repeats, "spinning")
 
 
 def hand_beside_peer(reader: TileReader, hand: np.ndarray, repeats: int) -> dict[str, float]:

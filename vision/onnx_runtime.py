@@ -20,6 +20,16 @@ def _threads() -> int:
     return int(os.environ.get("MAHJONGERO_THREADS", "2"))
 
 
+def _spinning() -> str:
+    """``stop`` (default): a session's threads spin while it runs and stop when the run ends;
+    ``off``: they sleep between the operators of a run too (benchmarks/bench_vision.py
+    compares the two)."""
+    spin = os.environ.get("MAHJONGERO_SPIN", "stop")
+    if spin not in ("stop", "off"):
+        raise ValueError(f"MAHJONGERO_SPIN={spin!r}: expected 'stop' or 'off'")
+    return spin
+
+
 class OnnxModel:
     """An ONNX model with one input; ``names`` comes from the ultralytics metadata."""
 
@@ -31,11 +41,16 @@ class OnnxModel:
         opts.intra_op_num_threads = threads or _threads()
         opts.inter_op_num_threads = 1
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # Each session has its own thread pool, whose threads spin for a while after a run.
-        # The reader runs two sessions back to back (detector, then classifier) on two cores:
-        # the detector's spinning threads took the cores from the classifier's, and a 1080p
-        # frame read in 136-145 ms instead of 87-96 ms (benchmarks/bench_vision.py).
-        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # Each session has its own thread pool, whose threads by default spin for a while after
+        # a run. The reader runs two or three sessions back to back (detector, classifier,
+        # second look) on two cores: the detector's spinning threads took the cores from the
+        # classifier's, and a 1080p frame read in 136-145 ms instead of 87-96 ms. So they spin
+        # during a run (waking a sleeping thread for each of a network's ~200 operators costs
+        # more) and are made to stop when it ends: the hand photo and the table 0.9x the time
+        # of never spinning, which stop 30 shipped (benchmarks/bench_vision.py, "spinning").
+        spin = _spinning()
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin == "stop" else "0")
+        opts.add_session_config_entry("session.force_spinning_stop", "1")
         try:
             self.session = ort.InferenceSession(
                 str(self.path), sess_options=opts, providers=["CPUExecutionProvider"]

@@ -21,9 +21,21 @@ def test_garbage_model(tmp_path: Path) -> None:
         OnnxModel(p)
 
 
-def test_sessions_do_not_spin() -> None:
-    """Two sessions run back to back on two cores: idle threads must sleep, not spin."""
+def _entry(model: OnnxModel, key: str) -> str:
+    return str(model.session.get_session_options().get_session_config_entry(key))
+
+
+def test_sessions_spin_only_while_they_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two or three sessions run back to back on two cores: a session's threads may spin
+    between its own operators but stop when its run ends, so the next session gets the
+    cores; ``MAHJONGERO_SPIN=off`` never spins."""
     from vision.reader import CLASSIFIER_PATH
 
     model = OnnxModel(CLASSIFIER_PATH)
-    assert model.session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert _entry(model, "session.intra_op.allow_spinning") == "1"
+    assert _entry(model, "session.force_spinning_stop") == "1"
+    monkeypatch.setenv("MAHJONGERO_SPIN", "off")
+    assert _entry(OnnxModel(CLASSIFIER_PATH), "session.intra_op.allow_spinning") == "0"
+    monkeypatch.setenv("MAHJONGERO_SPIN", "sometimes")
+    with pytest.raises(ValueError, match="sometimes"):
+        OnnxModel(CLASSIFIER_PATH)
