@@ -31,7 +31,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.classifier import TileClassifier  # noqa: E402
-from vision.detector import DEFAULT_CONF, TileDetector, box_iou  # noqa: E402
+from vision.detections import box_iou  # noqa: E402
+from vision.detector import DEFAULT_CONF, TileDetector  # noqa: E402
 from vision.evaluation import GroundTruth, iter_dataset  # noqa: E402
 from vision.pipeline import read_hand_photo  # noqa: E402
 from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa: E402

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.classifier import WAY_UP_ROW, TileClassifier  # noqa: E402
-from vision.detector import box_iou  # noqa: E402
+from vision.detections import box_iou  # noqa: E402
 from vision.evaluation import load_codes_csv, source_of  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import CLASSIFIER_PATH, TileReader, shipped_classifier  # noqa: E402

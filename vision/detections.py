@@ -20,10 +20,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from engine.tiles import Tile
 
-__all__ = ["Detections", "UNKNOWN"]
+__all__ = ["Detections", "UNKNOWN", "box_iou", "box_area", "box_intersection"]
 
 UNKNOWN = -1  # tile code not (yet) known
 
@@ -108,3 +109,32 @@ class Detections:
 
     def sorted_left_to_right(self) -> Detections:
         return self[np.argsort((self.xyxy[:, 0] + self.xyxy[:, 2]) / 2, kind="stable")]
+
+
+def box_iou(a: ArrayLike, b: ArrayLike) -> np.ndarray:
+    """IoU of every box in ``a`` (N, 4) with every box in ``b`` (M, 4), xyxy; a box with
+    no area overlaps nothing.
+
+    >>> box_iou(np.array([[0, 0, 10, 10.]]), np.array([[5, 0, 15, 10.], [20, 20, 30, 30]])).round(3).tolist()
+    [[0.333, 0.0]]
+    >>> box_iou([0, 0, 10, 10], np.zeros((0, 4))).shape
+    (1, 0)
+    """
+    a, b = np.asarray(a).reshape(-1, 4), np.asarray(b).reshape(-1, 4)
+    inter = box_intersection(a, b)
+    iou: np.ndarray = inter / np.maximum(box_area(a)[:, None] + box_area(b)[None, :] - inter, 1e-9)
+    return iou
+
+
+def box_area(a: np.ndarray) -> np.ndarray:
+    """(N,) areas of (N,4) xyxy boxes; an inverted box has none."""
+    out: np.ndarray = np.clip(a[:, 2:] - a[:, :2], 0, None).prod(-1)
+    return out
+
+
+def box_intersection(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, M) overlap areas of (N,4) and (M,4) xyxy boxes."""
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    out: np.ndarray = np.clip(rb - lt, 0, None).prod(-1)
+    return out

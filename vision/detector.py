@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detections import Detections
+from vision.detections import Detections, box_intersection
 from vision.onnx_runtime import OnnxModel
 
 __all__ = ["TileDetector", "Letterbox", "letterbox", "nms", "drop_nested", "DEFAULT_CONF", "DEFAULT_IOU", "DEFAULT_NESTED"]
@@ -57,30 +57,6 @@ def letterbox(image: np.ndarray, size: int, stride: int = 32) -> tuple[np.ndarra
     return out, Letterbox(scale, float(left), float(top))
 
 
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU matrix of (N,4) and (M,4) xyxy boxes.
-
-    >>> box_iou(np.array([[0, 0, 10, 10.]]), np.array([[5, 0, 15, 10.]])).round(3).tolist()
-    [[0.333]]
-    """
-    inter = _intersection(a, b)
-    iou: np.ndarray = inter / np.maximum(_area(a)[:, None] + _area(b)[None, :] - inter, 1e-9)
-    return iou
-
-
-def _area(a: np.ndarray) -> np.ndarray:
-    out: np.ndarray = np.clip(a[:, 2:] - a[:, :2], 0, None).prod(-1)
-    return out
-
-
-def _intersection(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(N, M) overlap areas of (N,4) and (M,4) xyxy boxes."""
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    out: np.ndarray = np.clip(rb - lt, 0, None).prod(-1)
-    return out
-
-
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     """Greedy NMS (OpenCV's): kept indices by decreasing score; a box goes when it overlaps a
     surer kept box by more than ``iou``. A live table frame has ~200 candidates: a Python
@@ -109,7 +85,7 @@ def drop_nested(boxes: np.ndarray, order: np.ndarray, share: float, grid: int = 
     """
     keep: list[int] = []
     steps = (np.arange(grid) + 0.5) / grid
-    inter = _intersection(boxes, boxes)
+    inter = box_intersection(boxes, boxes)
     for i in order.tolist():
         near = [k for k in keep if inter[i, k] > 0]
         if near:

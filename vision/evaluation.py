@@ -19,8 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.tiles import Tile
-from vision.detections import Detections
-from vision.detector import box_iou
+from vision.detections import Detections, box_iou
 
 __all__ = ["GroundTruth", "iter_dataset", "load_codes_csv", "load_off_hand", "Scores", "match", "CropsScore",
            "crops_accuracy", "crops_sheet", "kind_of"]

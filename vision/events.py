@@ -34,8 +34,8 @@ import numpy as np
 from engine.hand import MeldKind
 from engine.seats import Seat
 from engine.tiles import Tile, format_tiles
+from vision.detections import box_iou
 from vision.readings import MeldReading, ReadingError, TableReading, TileItem
-from vision.smoothing import box_iou
 
 __all__ = [
     "TableEvent",

@@ -15,8 +15,8 @@ import numpy as np
 
 from engine.tiles import Tile
 from vision.classifier import ONE_IN_A_SET, SECOND_MOST, TileClassifier, crop_boxes, one_of_each
-from vision.detections import Detections
-from vision.detector import TileDetector, box_iou
+from vision.detections import Detections, box_iou
+from vision.detector import TileDetector
 from vision.row_crops import cut_along_rows
 from vision.way_up import WayUp
 

@@ -36,29 +36,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.tiles import Tile
-from vision.detections import Detections
+from vision.detections import Detections, box_iou
 from vision.readings import TileItem
 from vision.regions import to_items
 
-__all__ = ["TileSmoother", "Track", "box_iou"]
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in ``a`` (N, 4) with every box in ``b`` (M, 4).
-
-    >>> box_iou(np.array([[0, 0, 10, 10.]]), np.array([[5, 0, 15, 10.], [20, 20, 30, 30]])).round(3).tolist()
-    [[0.333, 0.0]]
-    """
-    a = np.asarray(a, dtype=np.float64).reshape(-1, 4)
-    b = np.asarray(b, dtype=np.float64).reshape(-1, 4)
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return np.asarray(inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9))
+__all__ = ["TileSmoother", "Track"]
 
 
 @dataclass

@@ -156,7 +156,7 @@ def test_a_photo_of_a_standing_row_is_read_from_the_tiles_faces() -> None:
 @pytest.mark.parametrize("style", [777, 555])
 def test_the_shipped_detector_reads_a_guide_photo(style: int) -> None:
     """Every guide tile is found once and named from its place (no box inside another)."""
-    from vision.detector import box_iou
+    from vision.detections import box_iou
     from vision.reader import TileReader
 
     reader = TileReader()

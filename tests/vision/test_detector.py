@@ -6,7 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.detector import box_iou, nms
+from vision.detections import box_iou
+from vision.detector import nms
 
 
 def greedy_nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:

@@ -125,7 +125,8 @@ def test_unsure_face_up_boxes_are_dropped_but_unsure_backs_kept() -> None:
 def test_a_region_pass_sees_tiles_as_the_whole_frame_pass_does() -> None:
     """The shipped detector on a rendered table: the region is cut from the whole frame's
     network input on its grid, so the sure tiles well inside come out the same."""
-    from vision.detector import TileDetector, box_iou
+    from vision.detections import box_iou
+    from vision.detector import TileDetector
     from vision.reader import DETECTOR_PATH
     from vision.scripted import ScriptedTable
 

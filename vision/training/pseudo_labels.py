@@ -31,8 +31,8 @@ import numpy as np
 
 from engine.tiles import Tile
 from vision.classifier import TileClassifier, crop_boxes
-from vision.detections import Detections
-from vision.detector import TileDetector, _area, _intersection
+from vision.detections import Detections, box_area, box_intersection
+from vision.detector import TileDetector
 from vision.evaluation import read_yolo_labels
 from vision.synth.dataset import label_line
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split
@@ -74,9 +74,9 @@ def unlabelled_tiles(image: np.ndarray, labelled: np.ndarray, detect: TileDetect
     dets = detect(grey_out(image, labelled))
     if not len(dets):
         return dets
-    size = float(np.median(_area(np.asarray(labelled, np.float64))))
-    area = _area(dets.xyxy)
-    on_grey = _intersection(dets.xyxy, _grown(labelled, MARGIN)).sum(1) / np.maximum(area, 1e-9)
+    size = float(np.median(box_area(np.asarray(labelled, np.float64))))
+    area = box_area(dets.xyxy)
+    on_grey = box_intersection(dets.xyxy, _grown(labelled, MARGIN)).sum(1) / np.maximum(area, 1e-9)
     keep = (dets.confidence >= CONF) & (area >= SIZES[0] * size) & (area <= SIZES[1] * size) & (on_grey < ON_GREY)
     return dets[keep]
 

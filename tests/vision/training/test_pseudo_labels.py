@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import TileDetector, box_iou
+from vision.detections import box_iou
+from vision.detector import TileDetector
 from vision.evaluation import read_yolo_labels
 from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH
 from vision.training.pseudo_labels import CONF, complete_labels, grey_out
