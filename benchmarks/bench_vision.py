@@ -12,6 +12,9 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repe
    and what it costs printed (``second_look_*``); and by onnxruntime sessions whose threads
    spin during a run and stop after it (served) against ones that never spin
    (``spinning_*``, ``vision.onnx_runtime``).
+   A phone's photo: ``--phone-photos`` rendered 4032×3024 JPEGs read decoded whole and
+   decoded at the fraction that keeps a 1080p frame's side (``vision.imageio.load_photo``,
+   served): both accuracies and times, loading included.
 2. Real validation photos (``datasets/real-split.json``, never trained on): recall at IoU 0.5
    of ours and of the peer ``mahjong-detector`` 0.0.6 (its shipped 34-class YOLO11n ONNX,
    run through its own pre- and post-processing), and both accuracies on the hand-labelled
@@ -150,6 +153,40 @@ def spinning_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, ha
     return alternating({"stop": reader, "off": never}, frame, hundred, hand, repeats, "spinning")
 
 
+def phone_photos(reader: TileReader, n: int, seed: int = 4032) -> dict[str, float | int]:
+    """``n`` mixed scenes rendered at a phone's 4032×3024 (seed never trained on) and saved
+    as JPEG, read from the file decoded whole (``load_image``) and decoded at the fraction
+    that keeps the photo side (``load_photo``, served since stop 31, boxes scaled back):
+    both accuracies and median times, loading included."""
+    import tempfile
+
+    from vision.evaluation import Scores
+    from vision.imageio import load_photo
+    from vision.synth.dataset import write_scenes
+
+    with tempfile.TemporaryDirectory() as tmp:
+        write_scenes(Path(tmp), n, seed=seed, size=(4032, 3024), val_frac=1.0, workers=2, quiet=True)
+        scores = {"whole": Scores(), "fraction": Scores()}
+        times: dict[str, list[float]] = {"whole": [], "fraction": []}
+        for gt in iter_dataset(Path(tmp) / "images" / "val"):
+            for way in ("whole", "fraction"):
+                t = time.perf_counter()
+                if way == "whole":
+                    dets = reader(load_image(gt.image))
+                else:
+                    image, (sx, sy) = load_photo(gt.image)
+                    dets = reader(image).scaled(sx, sy)
+                times[way].append((time.perf_counter() - t) * 1000)
+                scores[way].add(gt, dets)
+    out: dict[str, float | int] = {"phone_photos": n}
+    for way in ("whole", "fraction"):
+        summary = scores[way].summary()
+        out[f"phone_{way}_recall@0.5"] = round(summary["recall@0.5"], 4)
+        out[f"phone_{way}_accuracy_end_to_end"] = round(summary["tile_accuracy_end_to_end"], 4)
+        out[f"phone_{way}_median_ms"] = statistics.median(times[way])
+    return out
+
+
 def hand_beside_peer(reader: TileReader, hand: np.ndarray, repeats: int) -> dict[str, float]:
     """The hand photo read from a file by ours and by the peer, alternating: this machine's
     speed wanders 1.1-1.5x between runs, and the ratio shows where a slow run came from."""
@@ -241,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=30)
     ap.add_argument("--quick", action="store_true", help="5 repeats")
     ap.add_argument("--skip-speed", action="store_true")
+    ap.add_argument("--phone-photos", type=int, default=40, metavar="N",
+                    help="rendered 4032x3024 photos read decoded whole and at a fraction (0: skip)")
     args = ap.parse_args(argv)
     reader = TileReader()
     results: dict = {}
@@ -248,6 +287,10 @@ def main(argv: list[str] | None = None) -> int:
         results["speed"] = {k: round(v, 2 if "_over_" in k else 1) if isinstance(v, float) else v
                             for k, v in speed(reader, 5 if args.quick else args.repeats).items()}
         print(json.dumps({"speed": results["speed"]}, indent=1), flush=True)
+    if args.phone_photos > 0:
+        results["phone"] = {k: round(v, 4 if "@" in k or "accuracy" in k else 1) if isinstance(v, float) else v
+                            for k, v in phone_photos(reader, args.phone_photos).items()}
+        print(json.dumps({"phone": results["phone"]}, indent=1), flush=True)
     if args.real.is_dir():
         results["real"] = real_side_by_side(reader, args.real, args.split, args.codes)
         print(json.dumps({"real": results["real"]}, indent=1))

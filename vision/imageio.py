@@ -12,10 +12,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL.ExifTags import Base
 
-__all__ = ["ImageLoadError", "load_image", "MAX_PIXELS"]
+ORIENTATION = Base.Orientation.value  # the EXIF tag that says how the camera was held
+
+__all__ = ["ImageLoadError", "load_image", "load_photo", "MAX_PIXELS", "PHOTO_SIDE"]
 
 MAX_PIXELS = 40_000_000  # ~ a 48 MP phone photo binned; 100 MP is refused
+# A photo is read with its long side at least this: a 1080p frame's, the resolution the reader
+# is built and measured for (a whole table's tiles ~35 px wide). A phone's 12 MP JPEG decodes
+# at half size in its DCT (PIL's draft), ~12x faster than every pixel, and the reader then has
+# a quarter of the pixels to crop and scale (benchmarks/bench_vision.py, "phone photo").
+PHOTO_SIDE = 1920
 
 
 class ImageLoadError(ValueError):
@@ -40,7 +48,23 @@ def load_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     ...
     vision.imageio.ImageLoadError: '/nonexistent.png': no such file
     """
-    path = Path(path)
+    return _decode(Path(path), max_pixels, None)[0]
+
+
+def load_photo(path: str | Path, side: int = PHOTO_SIDE,
+               max_pixels: int = MAX_PIXELS) -> tuple[np.ndarray, tuple[float, float]]:
+    """A photo to read: ``path`` decoded as ``load_image`` does, but a JPEG whose long side is
+    at least twice ``side`` at 1/2, 1/4 or 1/8 of its size (the smallest that keeps ``side``);
+    and (sx, sy), what a box in the decoded pixels is multiplied by to land in the photo's.
+    Other formats are decoded whole.
+    """
+    image, (w, h) = _decode(Path(path), max_pixels, side)
+    return image, (w / image.shape[1], h / image.shape[0])
+
+
+def _decode(path: Path, max_pixels: int, side: int | None) -> tuple[np.ndarray, tuple[int, int]]:
+    """The BGR pixels (a JPEG drafted down to keep ``side`` when given) and the upright
+    image's full (width, height)."""
     if not path.is_file():
         raise ImageLoadError(f"{str(path)!r}: no such file")
     if path.stat().st_size == 0:
@@ -50,6 +74,10 @@ def load_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # we check ourselves
             with Image.open(path) as im:
                 _check_header(path, im, max_pixels)
+                full = _upright_size(im)
+                if side is not None and max(im.size) >= 2 * side:
+                    keep = side / max(im.size)
+                    im.draft("RGB", (int(np.ceil(im.size[0] * keep)), int(np.ceil(im.size[1] * keep))))
                 im.load()
                 upright = ImageOps.exif_transpose(im) or im
                 rgb = np.asarray(upright.convert("RGB"))
@@ -65,4 +93,10 @@ def load_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
         raise ImageLoadError(f"{str(path)!r}: zero-size image {rgb.shape!r}")
     # cvtColor, not rgb[:, :, ::-1] made contiguous: the same pixels, 4 ms sooner for 1280x960
     bgr: np.ndarray = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
-    return bgr
+    return bgr, full
+
+
+def _upright_size(im: Image.Image) -> tuple[int, int]:
+    """(width, height) once the EXIF orientation is applied: turned a quarter for 5-8."""
+    w, h = im.size
+    return (h, w) if im.getexif().get(ORIENTATION, 1) in (5, 6, 7, 8) else (w, h)

@@ -129,14 +129,16 @@ def _set_stamp(calibration: str | None) -> tuple[str, float] | None:
     return (str(meta), meta.stat().st_mtime) if meta.is_file() else None
 
 
-def _image(photo: str | Path | np.ndarray) -> np.ndarray:
+def _image(photo: str | Path | np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+    """The pixels to read, and what their boxes are multiplied by to land in the photo's
+    (a big JPEG is decoded at a fraction of its size: ``vision.imageio.load_photo``)."""
     if isinstance(photo, np.ndarray):
         if photo.ndim != 3 or photo.shape[0] == 0 or photo.shape[1] == 0:
             raise ValueError(f"not a colour image: array of shape {photo.shape!r}")
-        return photo
-    from vision.imageio import load_image
+        return photo, (1.0, 1.0)
+    from vision.imageio import load_photo
 
-    return load_image(photo)
+    return load_photo(photo)
 
 
 def read_hand_photo(
@@ -152,12 +154,13 @@ def read_hand_photo(
     Raises ``NoTilesError`` for a photo without tiles, ``TwoHandsError`` for two hands,
     ``ImageLoadError`` for a file that is not a usable image (all ``ValueError``).
     """
-    image = _image(photo)
+    image, (sx, sy) = _image(photo)
     ruleset = ruleset if ruleset is not None else load_ruleset(variant)
     reader = reader or _photo_reader(calibration, _set_stamp(calibration))
-    dets = reader(image)
+    dets = reader(image).scaled(sx, sy)
+    size = (round(image.shape[1] * sx), round(image.shape[0] * sy))
     try:
-        reading = HandRegions(is_bonus=_is_bonus(ruleset))(dets, (image.shape[1], image.shape[0]))
+        reading = HandRegions(is_bonus=_is_bonus(ruleset))(dets, size)
     except NoTilesError:
         where = f"{str(photo)!r}" if not isinstance(photo, np.ndarray) else "the picture"
         raise NoTilesError(f"no tiles found in {where}") from None

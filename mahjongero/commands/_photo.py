@@ -65,8 +65,7 @@ def score_photo(args: argparse.Namespace, reader: Callable[[Any], Any] | None = 
         raise ValueError("no photo given")
     variant = _arg(args, "variant", default="filipino")
     ruleset = load_ruleset(variant)
-    image = load_image(photo)
-    reading = read_hand_photo(image, variant, reader=reader, calibration=_arg(args, "set"),
+    reading = read_hand_photo(photo, variant, reader=reader, calibration=_arg(args, "set"),
                               ruleset=ruleset)
     out: dict[str, Any] = {"photo": str(photo), "variant": variant, "tiles": reading.tiles_json(),
                            "hand": None, "waits": None, "score": None,
@@ -77,7 +76,7 @@ def score_photo(args: argparse.Namespace, reader: Callable[[Any], Any] | None = 
         import cv2
 
         target = Path(_arg(args, "annotate"))
-        if not cv2.imwrite(str(target), annotate(image, reading)):
+        if not cv2.imwrite(str(target), annotate(load_image(photo), reading)):
             raise ValueError(f"cannot write the annotated image to {str(target)!r}")
         out["annotated"] = str(target)
     if _arg(args, "json", default=False):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.imageio import ImageLoadError, load_image
+from vision.imageio import PHOTO_SIDE, ImageLoadError, load_image, load_photo
 
 
 def _png_with_size(path: Path, width: int, height: int) -> Path:
@@ -44,11 +44,12 @@ def test_reads_a_good_image_as_bgr(tmp_path: Path) -> None:
     ],
     ids=["zero-bytes", "text", "truncated-jpeg", "100-megapixel", "zero-size"],
 )
-def test_bad_input_is_a_value_error_naming_the_file(tmp_path: Path, make, words: str) -> None:
+@pytest.mark.parametrize("load", [load_image, load_photo], ids=["image", "photo"])
+def test_bad_input_is_a_value_error_naming_the_file(tmp_path: Path, make, words: str, load) -> None:
     p = tmp_path / "bad.jpg"
     make(p)
     with pytest.raises(ImageLoadError) as info:
-        load_image(p)
+        load(p)
     assert str(p) in str(info.value)
     assert words in str(info.value)
     assert isinstance(info.value, ValueError)
@@ -66,3 +67,44 @@ def _jpeg_bytes() -> bytes:
     buf = io.BytesIO()
     Image.fromarray(rng.integers(0, 255, (64, 64, 3), dtype=np.uint8)).save(buf, "JPEG")
     return buf.getvalue()
+
+
+def _big_jpeg(path: Path, width: int, height: int, orientation: int = 1) -> Path:
+    """A smooth ``width``×``height`` JPEG (quick to encode) with a red square in its top left."""
+    x = np.linspace(0, 255, width, dtype=np.float32)[None, :, None]
+    y = np.linspace(0, 255, height, dtype=np.float32)[:, None, None]
+    rgb = np.broadcast_to((x + y) / 2, (height, width, 3)).astype(np.uint8).copy()
+    rgb[: height // 8, : width // 8] = (255, 0, 0)
+    image = Image.fromarray(rgb)
+    exif = image.getexif()
+    exif[0x0112] = orientation
+    image.save(path, "JPEG", quality=90, exif=exif)
+    return path
+
+
+def test_a_big_jpeg_photo_is_decoded_at_a_fraction_that_keeps_the_photo_side(tmp_path: Path) -> None:
+    image, scale = load_photo(_big_jpeg(tmp_path / "phone.jpg", 4032, 3024))
+    assert image.shape == (1512, 2016, 3) and scale == (2.0, 2.0)  # 1/2: 1/4 would fall under 1920
+    assert image[10, 10].tolist() == pytest.approx([0, 0, 255], abs=8)  # BGR, the red corner
+    full = load_image(tmp_path / "phone.jpg")
+    assert full.shape == (3024, 4032, 3)
+    image, scale = load_photo(_big_jpeg(tmp_path / "hd.jpg", 1920, 1080))
+    assert image.shape == (1080, 1920, 3) and scale == (1.0, 1.0)  # a camera frame stays whole
+    png = tmp_path / "big.png"
+    Image.fromarray(full[:, :, ::-1]).save(png)
+    assert load_photo(png)[0].shape == (3024, 4032, 3)  # only a JPEG decodes at a fraction
+    assert PHOTO_SIDE == 1920
+
+
+def test_a_photo_taken_holding_the_phone_upright_is_turned_and_scaled_as_shown(tmp_path: Path) -> None:
+    image, (sx, sy) = load_photo(_big_jpeg(tmp_path / "portrait.jpg", 4032, 3024, orientation=6))
+    assert image.shape == (2016, 1512, 3)  # EXIF 6: turned a quarter, as a viewer shows it
+    assert (sx, sy) == (2.0, 2.0)
+    assert load_image(tmp_path / "portrait.jpg").shape == (4032, 3024, 3)
+
+
+def test_a_truncated_big_jpeg_is_refused(tmp_path: Path) -> None:
+    p = _big_jpeg(tmp_path / "cut.jpg", 4032, 3024)
+    p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    with pytest.raises(ImageLoadError, match="truncated"):
+        load_photo(p)

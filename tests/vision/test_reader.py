@@ -175,6 +175,26 @@ def test_cli_detect_json() -> None:
     assert rows and set(rows[0]) >= {"box", "tile", "confidence", "face"}
 
 
+def test_cli_detect_gives_a_big_photos_boxes_in_its_own_pixels(tmp_path: Path) -> None:
+    """A phone's 12 MP JPEG is read decoded at half size (``vision.imageio.load_photo``), and
+    its boxes are scaled back: they fall on the tiles the small picture's boxes fall on."""
+    import cv2
+
+    from vision.detections import box_iou
+
+    img = DATA / "images" / "hand_7_1.jpg"
+    small = load_image(img)
+    big = tmp_path / "phone.jpg"
+    factor = 4032 / small.shape[1]
+    cv2.imwrite(str(big), cv2.resize(small, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC))
+    out = _cli("detect", str(big), "--json")
+    assert out.returncode == 0, out.stderr
+    boxes = np.array([r["box"] for r in json.loads(out.stdout)["tiles"]])
+    assert boxes[:, [0, 2]].max() <= 4032 and boxes[:, 2].max() > 2 * small.shape[1]
+    expected = TileReader()(small).xyxy * factor
+    assert (box_iou(expected, boxes).max(1) >= 0.7).mean() >= 0.9
+
+
 def test_cli_bad_input_names_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "notes.jpg"
     bad.write_text("hello")
