@@ -22,8 +22,6 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from PIL import Image, ImageOps
-
 from engine.tiles import Tile
 
 __all__ = ["PhotoReader", "PhotoReading", "ReadTile", "ReaderUnavailable", "from_hand_reading", "read_turned"]
@@ -93,6 +91,19 @@ class PhotoReading:
         tiles = [replace(t, box=(float(w - t.box[2]), float(h - t.box[3]), float(w - t.box[0]), float(h - t.box[1])))
                  for t in self.tiles]
         return replace(self, tiles=tiles, turned=not self.turned)
+
+    def scaled(self, sx: float, sy: float) -> PhotoReading:
+        """This reading with its boxes and size ``sx`` × ``sy`` as large: read from a photo
+        decoded at a fraction of its size, given back in its own pixels.
+
+        >>> PhotoReading(50, 40, [ReadTile("1m", (10, 5, 20, 25))]).scaled(2, 2).tiles[0].box
+        (20.0, 10.0, 40.0, 50.0)
+        """
+        if (sx, sy) == (1, 1):
+            return self
+        tiles = [replace(t, box=(float(t.box[0] * sx), float(t.box[1] * sy), float(t.box[2] * sx), float(t.box[3] * sy)))
+                 for t in self.tiles]
+        return replace(self, width=round(self.width * sx), height=round(self.height * sy), tiles=tiles)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -186,12 +197,21 @@ def read_turned(reader: ReadsPhotos, path: str, variant: str) -> PhotoReading:
     direction does not say which way is up) and turns a row of touching tiles that looks
     upside down itself (``vision.way_up``): on the real validation photos turned over it
     names 98.7 % of the tiles on their true boxes, against 99.6 % as photographed
-    (``benchmarks/bench_real_perturbed.py``); this is for the rows it does not turn."""
-    with Image.open(path) as im:
-        upright = ImageOps.exif_transpose(im) or im  # the way up the browser shows it
-        turned = upright.convert("RGB").transpose(Image.Transpose.ROTATE_180)
+    (``benchmarks/bench_real_perturbed.py``); this is for the rows it does not turn. The
+    photo is turned as decoded for reading (a phone's JPEG at half size,
+    ``vision.imageio.load_photo``) and handed over as a BMP: lossless, and quick to write."""
+    try:
+        import cv2
+        import numpy as np
+
+        from vision.imageio import load_photo
+    except ImportError as exc:
+        raise ReaderUnavailable(f"photos cannot be read here ({exc}): type the hand instead") from exc
+    image, (sx, sy) = load_photo(path)  # upright as the browser shows it
+    turned = np.ascontiguousarray(image[::-1, ::-1])
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "turned.png"
-        turned.save(out)
-        reading = reader.read(str(out), variant, turned.size)
-    return replace(reading, turned=False).turned_round()
+        out = Path(tmp) / "turned.bmp"
+        if not cv2.imwrite(str(out), turned):
+            raise ValueError(f"cannot write the turned photo of {path!r}")
+        reading = reader.read(str(out), variant, (turned.shape[1], turned.shape[0]))
+    return replace(reading, turned=False).turned_round().scaled(sx, sy)

@@ -118,3 +118,28 @@ def test_a_photo_read_turned_round_is_the_upright_reading_turned(tmp_path: objec
     expected = as_taken.turned_round()
     assert [t.tile for t in turned.tiles] == [t.tile for t in expected.tiles]
     assert np.allclose([t.box for t in turned.tiles], [t.box for t in expected.tiles], atol=0.01)
+
+
+def test_a_phones_big_photo_read_turned_round_gives_boxes_in_its_own_pixels(tmp_path: object) -> None:
+    # A 12 MP JPEG is read decoded at half size, turned, and its boxes scaled back: they land
+    # where the upright photo's reading puts them.
+    from pathlib import Path
+
+    import cv2
+    import numpy as np
+
+    from tests.webui.helpers import render_hand_scene
+    from webui.adapters.reader import PhotoReader, read_turned
+
+    data, _ = render_hand_scene("11m345p678s78s / [234m]^0 / 3f 4f")
+    small = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    upright = cv2.resize(small, (4032, 3024), interpolation=cv2.INTER_CUBIC)
+    up_path, down_path = Path(str(tmp_path)) / "up.jpg", Path(str(tmp_path)) / "down.jpg"
+    cv2.imwrite(str(up_path), upright, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    cv2.imwrite(str(down_path), np.ascontiguousarray(upright[::-1, ::-1]), [cv2.IMWRITE_JPEG_QUALITY, 95])
+    reader = PhotoReader()
+    as_taken = reader.read(str(up_path), "filipino", (4032, 3024))
+    turned = read_turned(reader, str(down_path), "filipino")
+    assert (turned.width, turned.height) == (4032, 3024) and turned.hand_text() == as_taken.hand_text()
+    expected = as_taken.turned_round()
+    assert np.allclose([t.box for t in turned.tiles], [t.box for t in expected.tiles], atol=40)  # 1 % of the width
