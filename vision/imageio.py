@@ -14,16 +14,16 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 from PIL.ExifTags import Base
 
-ORIENTATION = Base.Orientation.value  # the EXIF tag that says how the camera was held
-
 __all__ = ["ImageLoadError", "load_image", "load_photo", "MAX_PIXELS", "PHOTO_SIDE"]
 
 MAX_PIXELS = 40_000_000  # ~ a 48 MP phone photo binned; 100 MP is refused
 # A photo is read with its long side at least this: a 1080p frame's, the resolution the reader
 # is built and measured for (a whole table's tiles ~35 px wide). A phone's 12 MP JPEG decodes
-# at half size in its DCT (PIL's draft), ~12x faster than every pixel, and the reader then has
-# a quarter of the pixels to crop and scale (benchmarks/bench_vision.py, "phone photo").
+# at half size in its DCT (PIL's draft: 15 ms against 187, 50 ms with the pixels handed over
+# to numpy), and the reader then has a quarter of the pixels to crop and scale
+# (benchmarks/bench_vision.py, ``phone_*``).
 PHOTO_SIDE = 1920
+_ORIENTATION = Base.Orientation.value  # the EXIF tag that says how the camera was held
 
 
 class ImageLoadError(ValueError):
@@ -99,4 +99,4 @@ def _decode(path: Path, max_pixels: int, side: int | None) -> tuple[np.ndarray, 
 def _upright_size(im: Image.Image) -> tuple[int, int]:
     """(width, height) once the EXIF orientation is applied: turned a quarter for 5-8."""
     w, h = im.size
-    return (h, w) if im.getexif().get(ORIENTATION, 1) in (5, 6, 7, 8) else (w, h)
+    return (h, w) if im.getexif().get(_ORIENTATION, 1) in (5, 6, 7, 8) else (w, h)

@@ -46,8 +46,8 @@ class OnnxModel:
         # second look) on two cores: the detector's spinning threads took the cores from the
         # classifier's, and a 1080p frame read in 136-145 ms instead of 87-96 ms. So they spin
         # during a run (waking a sleeping thread for each of a network's ~200 operators costs
-        # more) and are made to stop when it ends: the hand photo and the table 0.9x the time
-        # of never spinning, which stop 30 shipped (benchmarks/bench_vision.py, "spinning").
+        # more) and are made to stop when it ends: the hand photo and the table in 0.70-0.95x
+        # the time of never spinning, as until stop 30 (benchmarks/bench_vision.py, spinning_*).
         spin = _spinning()
         opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin == "stop" else "0")
         opts.add_session_config_entry("session.force_spinning_stop", "1")

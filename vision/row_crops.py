@@ -75,6 +75,7 @@ def cut_along_rows(image: np.ndarray, xyxy: np.ndarray,
             runs.append(np.array([where[id(item)] for item in run.items], np.int64))
     return crops, runs
 
+
 def _angle(run: Row) -> float:
     """The run's reading direction in degrees, clockwise on screen from the picture's x axis."""
     return float(np.degrees(np.arctan2(run.direction[1], run.direction[0])))
