@@ -153,11 +153,12 @@ def spinning_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, ha
     return alternating({"stop": reader, "off": never}, frame, hundred, hand, repeats, "spinning")
 
 
-def phone_photos(reader: TileReader, n: int, seed: int = 4032) -> dict[str, float | int]:
-    """``n`` mixed scenes rendered at a phone's 4032×3024 (seed never trained on) and saved
-    as JPEG, read from the file decoded whole (``load_image``) and decoded at the fraction
-    that keeps the photo side (``load_photo``, served since stop 31, boxes scaled back):
-    both accuracies and median times, loading included."""
+def phone_photos(reader: TileReader, n: int, seed: int = 4032, kind: str = "mixed",
+                 side: int | None = None) -> dict[str, float | int]:
+    """``n`` scenes of ``kind`` rendered at a phone's 4032×3024 (seed never trained on) and
+    saved as JPEG, read from the file decoded whole (``load_image``) and decoded at the
+    fraction that keeps ``side`` (``load_photo``; default its ``PHOTO_SIDE``, served since
+    stop 31; boxes scaled back): both accuracies and median times, loading included."""
     import tempfile
 
     from vision.evaluation import Scores
@@ -165,7 +166,7 @@ def phone_photos(reader: TileReader, n: int, seed: int = 4032) -> dict[str, floa
     from vision.synth.dataset import write_scenes
 
     with tempfile.TemporaryDirectory() as tmp:
-        write_scenes(Path(tmp), n, seed=seed, size=(4032, 3024), val_frac=1.0, workers=2, quiet=True)
+        write_scenes(Path(tmp), n, seed=seed, kind=kind, size=(4032, 3024), val_frac=1.0, workers=2, quiet=True)
         scores = {"whole": Scores(), "fraction": Scores()}
         times: dict[str, list[float]] = {"whole": [], "fraction": []}
         for gt in iter_dataset(Path(tmp) / "images" / "val"):
@@ -174,7 +175,7 @@ def phone_photos(reader: TileReader, n: int, seed: int = 4032) -> dict[str, floa
                 if way == "whole":
                     dets = reader(load_image(gt.image))
                 else:
-                    image, (sx, sy) = load_photo(gt.image)
+                    image, (sx, sy) = load_photo(gt.image) if side is None else load_photo(gt.image, side)
                     dets = reader(image).scaled(sx, sy)
                 times[way].append((time.perf_counter() - t) * 1000)
                 scores[way].add(gt, dets)
@@ -280,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--phone-photos", type=int, default=40, metavar="N",
                     help="rendered 4032x3024 photos read decoded whole and at a fraction (0: skip)")
+    ap.add_argument("--phone-kind", choices=("mixed", "hand"), default="mixed")
+    ap.add_argument("--phone-seed", type=int, default=4032)
+    ap.add_argument("--phone-side", type=int, default=None, help="the side load_photo keeps (default: PHOTO_SIDE)")
     args = ap.parse_args(argv)
     reader = TileReader()
     results: dict = {}
@@ -289,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"speed": results["speed"]}, indent=1), flush=True)
     if args.phone_photos > 0:
         results["phone"] = {k: round(v, 4 if "@" in k or "accuracy" in k else 1) if isinstance(v, float) else v
-                            for k, v in phone_photos(reader, args.phone_photos).items()}
+                            for k, v in phone_photos(reader, args.phone_photos, args.phone_seed,
+                                                     args.phone_kind, args.phone_side).items()}
         print(json.dumps({"phone": results["phone"]}, indent=1), flush=True)
     if args.real.is_dir():
         results["real"] = real_side_by_side(reader, args.real, args.split, args.codes)
