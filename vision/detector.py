@@ -11,7 +11,7 @@ import numpy as np
 from vision.detections import Detections, box_intersection
 from vision.onnx_runtime import OnnxModel
 
-__all__ = ["TileDetector", "Letterbox", "letterbox", "nms", "drop_nested", "DEFAULT_CONF", "DEFAULT_IOU", "DEFAULT_NESTED"]
+__all__ = ["TileDetector", "Letterbox", "letterbox", "letterbox_scale", "nms", "drop_nested", "DEFAULT_CONF", "DEFAULT_IOU", "DEFAULT_NESTED"]
 
 # The fine-tuned detector (model card, v3) scores tiles lower than the first one did: at
 # 0.25 it missed 17 % of the rendered test hands' tiles, at 0.2 14 %, with the same hands
@@ -37,6 +37,16 @@ class Letterbox:
     pad_y: float
 
 
+def letterbox_scale(shape: tuple[int, ...], size: int) -> float:
+    """The network input's pixels per image pixel when an image of ``shape`` is letterboxed
+    to long side ``size``.
+
+    >>> letterbox_scale((960, 1280, 3), 480)
+    0.375
+    """
+    return size / max(shape[:2])
+
+
 def letterbox(image: np.ndarray, size: int, stride: int = 32) -> tuple[np.ndarray, Letterbox]:
     """Resize so the long side is ``size``; pad the short side up to a multiple of ``stride``.
 
@@ -45,7 +55,7 @@ def letterbox(image: np.ndarray, size: int, stride: int = 32) -> tuple[np.ndarra
     ((384, 640, 3), 0.3333333333333333)
     """
     h, w = image.shape[:2]
-    scale = size / max(h, w)
+    scale = letterbox_scale(image.shape, size)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     tw, th = -(-nw // stride) * stride, -(-nh // stride) * stride

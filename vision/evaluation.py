@@ -237,6 +237,22 @@ def side_bucket(side: float) -> str:
     return SIDE_BUCKETS[int(np.searchsorted(SIDE_EDGES, side, side="right"))]
 
 
+# px at the detector's input: a tile's short side once the image is letterboxed to it. The
+# issue's design puts a table's tiles at ~20 px in a 640 input (15 at 480); the rendered
+# held-out tables reach down to 3.
+INPUT_EDGES = (8, 12, 20)
+INPUT_BUCKETS = ("under8px", "8-12px", "12-20px", "20px+")
+
+
+def input_bucket(side: float) -> str:
+    """The bucket of a tile whose short side is ``side`` pixels at the detector's input.
+
+    >>> input_bucket(7.9), input_bucket(12), input_bucket(40)
+    ('under8px', '12-20px', '20px+')
+    """
+    return INPUT_BUCKETS[int(np.searchsorted(INPUT_EDGES, side, side="right"))]
+
+
 @dataclass
 class Scores:
     """Running totals over images."""
@@ -259,10 +275,21 @@ class Scores:
     gt_per_class: dict[int, int] = field(default_factory=dict)
     confusions: list[tuple[str, int, int]] = field(default_factory=list)  # (image, true, said)
     by_side: dict[str, list[int]] = field(default_factory=dict)  # size bucket -> [right, named] (face up)
+    by_input: dict[str, list[int]] = field(default_factory=dict)  # input size bucket -> [found, labelled]
     wrong_hands: list[tuple[str, list[tuple[int, int]]]] = field(default_factory=list)  # (image, [(true, said or -1)])
 
-    def add(self, gt: GroundTruth, det: Detections, crop_codes: np.ndarray | None = None) -> None:
+    def add(self, gt: GroundTruth, det: Detections, crop_codes: np.ndarray | None = None,
+            input_scale: float | None = None) -> None:
+        """One image's truth and reading; ``crop_codes``: the classifier's names for the true
+        boxes; ``input_scale``: the detector's input pixels per image pixel, for recall by a
+        tile's size as the detector saw it."""
         m = match(gt.xyxy, det.xyxy)
+        if input_scale is not None:
+            sides = (gt.xyxy[:, 2:] - gt.xyxy[:, :2]).min(1) * input_scale if len(gt.xyxy) else np.zeros(0)
+            for side, found in zip(sides, m >= 0, strict=True):
+                tally = self.by_input.setdefault(input_bucket(float(side)), [0, 0])
+                tally[0] += int(found)
+                tally[1] += 1
         self.images += 1
         self.gt += len(gt.xyxy)
         self.found += int((m >= 0).sum())
@@ -378,6 +405,8 @@ class Scores:
             "photos_every_labelled_tile_right": r(self.photos_every_tile_right, self.hands),
             **{f"face_up_on_gt_boxes_{b}": r(*self.by_side[b]) for b in SIDE_BUCKETS if b in self.by_side},
             **{f"face_up_tiles_{b}": self.by_side[b][1] for b in SIDE_BUCKETS if b in self.by_side},
+            **{f"recall_at_input_{b}": r(*self.by_input[b]) for b in INPUT_BUCKETS if b in self.by_input},
+            **{f"tiles_at_input_{b}": self.by_input[b][1] for b in INPUT_BUCKETS if b in self.by_input},
         }
 
 

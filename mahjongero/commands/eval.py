@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.tiles import Tile
     from vision.detections import Detections
-    from vision.detector import DEFAULT_CONF, DEFAULT_IOU, DEFAULT_NESTED, TileDetector
+    from vision.detector import DEFAULT_CONF, DEFAULT_IOU, DEFAULT_NESTED, TileDetector, letterbox_scale
     from vision.evaluation import Scores, iter_dataset
     from vision.imageio import load_image
     from vision.reader import DETECTOR_PATH, TileReader
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             # the true boxes, read as the reader reads its own (crops cut along their rows)
             truth = Detections(gt.xyxy.astype(np.float32), np.ones(len(gt.xyxy), np.float32), gt.face_up.astype(bool))
             crop_codes = reader.classify(image, truth).code
-        scores.add(gt, det, crop_codes)
+        scores.add(gt, det, crop_codes, input_scale=letterbox_scale(image.shape, reader.detector.imgsz))
     summary = scores.summary()
     if args.json:
         print(json.dumps(summary, indent=1))

@@ -195,3 +195,21 @@ def test_eval_crops_prints_accuracy_and_draws_the_misread(tmp_path: Path, capsys
     misread = 3 - round(summary["accuracy"] * 3)
     assert out.count(" read as ") == misread
     assert len(list((tmp_path / "sheets").glob("misread-*.png"))) == (1 if misread else 0)
+
+
+def test_recall_by_the_tiles_size_at_the_detectors_input() -> None:
+    gt = GroundTruth(
+        Path("x.jpg"),
+        np.array([[0, 0, 10, 14], [20, 0, 50, 40], [60, 0, 100, 50.0]], np.float32),  # short sides 10, 30, 40
+        np.array([True, True, True]),
+        np.array([4, 5, 6]),
+    )
+    found = Detections(gt.xyxy[1:], np.ones(2), gt.face_up[1:])
+    s = Scores()
+    s.add(gt, found, input_scale=0.5)  # 5, 15 and 20 px at the input
+    out = s.summary()
+    assert out["recall_at_input_under8px"] == 0.0 and out["tiles_at_input_under8px"] == 1
+    assert out["recall_at_input_12-20px"] == 1.0 and out["recall_at_input_20px+"] == 1.0
+    assert "recall_at_input_8-12px" not in out
+    s.add(gt, found)  # no scale given: counted for recall, not by size
+    assert s.summary()["tiles_at_input_20px+"] == 1 and s.summary()["recall@0.5"] == round(4 / 6, 4)
