@@ -16,6 +16,7 @@
   photo as taken.
 
     .venv/bin/python benchmarks/bench_real_photos.py [--detector A.onnx B.onnx ...] [--teacher T.onnx]
+        [--split val|train]
 """
 
 from __future__ import annotations
@@ -39,12 +40,15 @@ from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa:
 from vision.training.pseudo_labels import CONF, off_row_tiles  # noqa: E402
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split  # noqa: E402
 
-CODES = Path(__file__).resolve().parents[1] / "tests" / "data" / "real_tiles.csv"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+CODES = {"val": DATA / "real_tiles.csv", "train": DATA / "real_train_tiles.csv"}
 
 
-def _photos() -> list[tuple[GroundTruth, np.ndarray]]:
-    """Each real validation photo's labels (boxes, hand-labelled codes) and image."""
-    return [(gt, cv2.imread(str(gt.image))) for gt in iter_dataset(DEFAULT_REAL_DIR, load_split()["val"], CODES)]
+def _photos(split: str = "val") -> list[tuple[GroundTruth, np.ndarray]]:
+    """Each real photo's labels (boxes, hand-labelled codes) and image: the validation photos,
+    or the training ones (``train``: the models learned from them, the regions' rules were
+    shaped on them; their labels mark no discard as off the hand, so a few count as wrong)."""
+    return [(gt, cv2.imread(str(gt.image))) for gt in iter_dataset(DEFAULT_REAL_DIR, load_split()[split], CODES[split])]
 
 
 def hands(reader: TileReader, photos: list[tuple[GroundTruth, np.ndarray]]) -> dict[str, int]:
@@ -85,9 +89,10 @@ def main() -> None:
     p.add_argument("--detector", type=Path, nargs="+", default=[DETECTOR_PATH])
     p.add_argument("--teacher", type=Path, default=None, help="one teacher for all (default: each detector)")
     p.add_argument("--imgsz", type=int, default=480)
+    p.add_argument("--split", choices=("val", "train"), default="val")
     args = p.parse_args()
     classify = shipped_classifier()  # as the reader serves it: with the second look
-    photos = _photos()
+    photos = _photos(args.split)
     for path in args.detector:
         serve = TileDetector(path, imgsz=args.imgsz, conf=DEFAULT_CONF)
         h = hands(TileReader(serve, classify), photos)

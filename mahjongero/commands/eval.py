@@ -43,7 +43,13 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.tiles import Tile
     from vision.detections import Detections
-    from vision.detector import DEFAULT_CONF, DEFAULT_IOU, DEFAULT_NESTED, TileDetector, letterbox_scale
+    from vision.detector import (
+        DEFAULT_CONF,
+        DEFAULT_IOU,
+        DEFAULT_NESTED,
+        TileDetector,
+        letterbox_scale,
+    )
     from vision.evaluation import Scores, iter_dataset
     from vision.imageio import load_image
     from vision.reader import DETECTOR_PATH, TileReader

@@ -203,6 +203,33 @@ def test_a_hand_boxed_by_its_faces_only_is_read_the_same(text: str, roll: float,
     assert sorted(i.tile for i in faces.flowers) == sorted(lay.flowers)
 
 
+def test_a_hand_of_face_boxes_is_not_cut_by_a_longer_line_of_discards() -> None:
+    # face boxes leave a third of a tile between touching tiles; a line through the discard
+    # pool, longer than the hand, whose boxes overlap, says nothing about the hand's spacing
+    hand = [TileItem(t, (100 + 40 * k, 400, 100 + 40 * k + W, 400 + H), 0.9)
+            for k, t in enumerate(parse_tiles("123456789m12345p"))]
+    rng = np.random.default_rng(9)
+    x, pool = 60.0, []
+    for k in range(20):  # uneven steps, a third of a tile off the line: discards, not a hand
+        x += W * float(rng.uniform(0.4, 1.0))
+        y = 100 + H * float(rng.uniform(-0.2, 0.2))
+        pool.append(TileItem(Tile(int(k % 27)), (x, y, x + W, y + H), 0.9))
+    got = HandRegions()(hand + pool)
+    assert [i.tile for i in got.concealed] == parse_tiles("123456789m12345p")
+    assert len(got.others) == 20
+
+
+def test_a_flower_left_of_a_meld_in_front_of_the_hand_is_a_flower() -> None:
+    rng = np.random.default_rng(8)
+    hand = layout_items(parse_tiles("123456789m1234p"), [], [], 0.0, 0.5, rng)
+    y = 400 + 1.5 * H  # a row in front of the hand, left of its start
+    pung = [TileItem(Tile.S6, (420 + (W + 1) * k, y, 420 + (W + 1) * k + W, y + H), 0.9) for k in range(3)]
+    flowers = [TileItem(Tile(34 + k), (300 + 45 * k, y, 300 + 45 * k + W, y + H), 0.9) for k in range(2)]
+    got = HandRegions()(hand + flowers + pung)
+    assert [[i.tile for i in m.items] for m in got.melds] == [[Tile.S6] * 3]
+    assert got.flowers == tuple(flowers) and not got.others
+
+
 def test_a_hand_stood_in_two_tiers_is_one_hand() -> None:
     rng = np.random.default_rng(3)
     back = layout_items(parse_tiles("123456789m"), [], [], 0.05, 0.5, rng)

@@ -1,0 +1,91 @@
+"""Hand regions on rendered hand photos: is the hand read from a photo the photographer's?
+
+``mahjongero score PHOTO`` finds the tiles, then ``vision.regions.HandRegions`` tells the
+photographer's hand (concealed row, melds, flowers) from everything else in view: discards,
+the wall, other players' hands. Rendered hand scenes know which tiles are whose. This
+counts the scenes whose reading holds exactly seat 0's hand, meld and flower tiles (each
+matched at IoU 0.5, nothing else), with the renderer's own boxes as the detections
+(``--reader truth``: face-up tiles boxed by their faces, as the shipped detector boxes them,
+and by the whole tile) or the shipped models' (``--reader models``, which also counts the
+hands named right). Real photos: ``benchmarks/bench_real_photos.py``.
+
+    .venv/bin/python benchmarks/bench_hand_regions.py [--n 300] [--seed 4062] [--reader truth|models]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.detections import Detections, box_iou  # noqa: E402
+from vision.pipeline import _is_bonus, load_ruleset  # noqa: E402
+from vision.regions import HandRegions  # noqa: E402
+from vision.scripted import labels_to_detections  # noqa: E402
+
+
+def exact(regions: HandRegions, dets: Detections, size: tuple[int, int], own: np.ndarray,
+          codes: list[int]) -> tuple[bool, bool]:
+    """Whether the reading holds exactly the ``own`` boxes, and names them all right too."""
+    try:
+        reading = regions(dets, size)
+    except ValueError:  # no tiles, two hands: the photo is refused
+        return False, False
+    items = [i for i, region, _ in reading.items() if region != "other"]
+    boxes = np.array([i.box for i in items], np.float32).reshape(-1, 4)
+    iou = box_iou(own, boxes) if len(boxes) and len(own) else np.zeros((len(own), len(boxes)))
+    held = bool((iou.max(1, initial=0) >= 0.5).all() and (iou.max(0, initial=0) >= 0.5).all())
+    return held, held and sorted(codes) == sorted(int(i.tile) for i in items)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, default=300)
+    p.add_argument("--seed", type=int, default=4062)
+    p.add_argument("--variant", default="filipino")
+    p.add_argument("--reader", choices=("truth", "models"), default="truth")
+    args = p.parse_args()
+    from vision.synth.dataset import write_scenes
+    from vision.training.datasets import face_box_scenes
+
+    regions = HandRegions(is_bonus=_is_bonus(load_ruleset(args.variant)))
+    reader = None
+    if args.reader == "models":
+        from vision.imageio import load_image
+        from vision.reader import TileReader
+
+        reader = TileReader()
+    tally = {"face boxes": [0, 0], "whole-tile boxes": [0, 0]}
+    with tempfile.TemporaryDirectory() as tmp:
+        whole, faces = Path(tmp) / "whole", Path(tmp) / "faces"
+        write_scenes(whole, args.n, seed=args.seed, kind="hand", val_frac=1.0, workers=2, quiet=True)
+        face_box_scenes(whole, faces)
+        for name, root in (("face boxes", faces), ("whole-tile boxes", whole)):
+            if reader is not None and name != "face boxes":
+                continue  # the models box what they box: one pass
+            for meta in sorted((root / "meta" / "val").glob("*.json")):
+                side = json.loads(meta.read_text())
+                labels = side["tiles"]
+                truth = labels_to_detections(labels)
+                mine = np.array([lab["seat"] == 0 and lab["region"] in ("hand", "meld", "flower") for lab in labels], bool)
+                dets = truth if reader is None else reader(load_image(root / "images" / "val" / side["image"]))
+                held, named = exact(regions, dets, (side["width"], side["height"]), truth.xyxy[mine],
+                                    truth.code[mine].tolist())
+                tally[name][0] += held
+                tally[name][1] += named
+    for name, (held, named) in tally.items():
+        if reader is not None and name != "face boxes":
+            continue
+        print(f"{args.reader} detections, {name}: of {args.n} rendered hand scenes (seed {args.seed}), the hand "
+              f"read holds exactly seat 0's hand, meld and flower tiles in {held}"
+              + (f", and names them all right in {named}" if reader is not None else ""))
+
+
+if __name__ == "__main__":
+    main()
