@@ -219,6 +219,18 @@ def test_a_hand_of_face_boxes_is_not_cut_by_a_longer_line_of_discards() -> None:
     assert len(got.others) == 20
 
 
+@pytest.mark.parametrize("bow", [12.0, 24.0])
+def test_a_bowed_hand_row_beats_a_lone_tile(bow: float) -> None:
+    # a row bowed by a third of a tile is not straight enough to be "orderly", but a lone
+    # tile is orderly whatever it is: it used to be read as the whole hand
+    tiles = parse_tiles("123456789m123p")
+    row = [TileItem(t, (100 + 31 * k, 400 + bow * (1 - ((k - 6) / 6) ** 2), 130 + 31 * k,
+                        440 + bow * (1 - ((k - 6) / 6) ** 2)), 0.9) for k, t in enumerate(tiles)]
+    lone = TileItem(Tile.parse("1z"), (600, 100, 600 + W, 100 + H), 0.9)
+    got = HandRegions()([*row, lone])
+    assert [i.tile for i in got.concealed] == tiles and got.others == (lone,)
+
+
 def test_a_flower_left_of_a_meld_in_front_of_the_hand_is_a_flower() -> None:
     rng = np.random.default_rng(8)
     hand = layout_items(parse_tiles("123456789m1234p"), [], [], 0.0, 0.5, rng)
