@@ -354,7 +354,7 @@ class HandRegions:
     near: float = 2.6  # groups farther than this (× tile height) from the hand are not its
     hand_min: int = 7  # a run this long of upright tiles is a concealed row
     meld_reach: float = 1.8  # a group that forms no meld counts only this close (× tile height)
-    tier_reach: float = 1.6  # a second tier of the hand stands this close (× tile height)
+    tier_reach: float = 2.2  # a second tier of the hand lies this close (× tile height; see _second_tier)
     tile_area: float = 0.4  # a group by the hand whose boxes are smaller than this (× the hand's) holds no tiles
     straight: float = 0.15  # a row's centres lie this close to its line (× tile height) ...
     even: float = 0.3  # ... and its steps vary this little (share of the mean step): see _orderly
@@ -429,9 +429,11 @@ class HandRegions:
 
     def _second_tier(self, hand: Row, upright: list[Row], long_side: float) -> Row | None:
         """The one other long upright row that is the rest of this hand, stood in a second
-        tier right behind or before it (a 16-tile hand on a short rack): parallel, within
-        ``tier_reach`` tile heights, side by side along it, and no more tiles together than
-        a hand holds. Two players' hands hold more."""
+        tier right behind or before it (a 16-tile hand on a short rack), or laid flat in two
+        rows a tile apart: parallel, within ``tier_reach`` tile heights, side by side along
+        it, and no more tiles together than a hand holds. Two players' hands hold more. (Until
+        stop 32 the reach was 1.6, and a hand laid in rows of 8 and 7, 1.84-2.06 tile heights
+        apart, was refused as two hands: real training photo 420479065, three copies.)"""
         if len(upright) != 1:
             return None
         other = upright[0]

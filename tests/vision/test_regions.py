@@ -252,6 +252,18 @@ def test_a_hand_stood_in_two_tiers_is_one_hand() -> None:
     assert not got.others
 
 
+def test_a_hand_laid_flat_in_two_rows_a_tile_apart_is_one_hand() -> None:
+    # a hand shown in rows of 8 and 7, the second a tile's height below the first
+    rng = np.random.default_rng(4)
+    back = layout_items(parse_tiles("33p888p777z"), [], [], 0.0, 0.5, rng)
+    front = [TileItem(i.tile, (i.box[0] + 10, i.box[1] + 2 * H, i.box[2] + 10, i.box[3] + 2 * H), i.confidence)
+             for i in layout_items(parse_tiles("4445p111z"), [], [], 0.0, 0.5, rng)]
+    got = HandRegions()(back + front)
+    assert [i.tile for i in got.concealed] == parse_tiles("33p888p777z4445p111z")
+    with pytest.raises(TwoHandsError):  # the second row three tile heights away: not this hand's
+        HandRegions()(back + [TileItem(i.tile, (i.box[0], i.box[1] + H, i.box[2], i.box[3] + H), 0.9) for i in front])
+
+
 def test_photo_of_two_hands_is_refused() -> None:
     lay = HandLayout.parse("123m456p789s1234z", second_hand=tuple(parse_tiles("1112345678999p")))
     _, labels = hand_photo(lay, size=(960, 720))
