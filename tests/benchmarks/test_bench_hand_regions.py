@@ -1,0 +1,48 @@
+"""benchmarks/bench_hand_regions.py: its measure of a hand read exactly, and a small run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_hand_regions import exact, regions_for  # noqa: E402
+
+from engine.tiles import Tile, parse_tiles  # noqa: E402
+from vision.detections import Detections  # noqa: E402
+
+
+def _row(tiles: list[Tile]) -> Detections:
+    boxes = np.array([[100 + 40 * k, 400, 130 + 40 * k, 440] for k in range(len(tiles))], np.float32)
+    ones = np.ones(len(tiles), np.float32)
+    return Detections(boxes, ones, np.ones(len(tiles), bool)).with_codes(np.array([int(t) for t in tiles]), ones)
+
+
+def test_a_hand_is_read_exactly_only_with_all_its_tiles_and_nothing_else() -> None:
+    tiles = parse_tiles("123456789m12345p")
+    dets = _row(tiles)
+    codes = [int(t) for t in tiles]
+    regions = regions_for("filipino")
+    assert exact(regions, dets, (1000, 800), dets.xyxy, codes) == (True, True)
+    assert exact(regions, dets, (1000, 800), dets.xyxy, [*codes[:-1], int(Tile.M1)]) == (True, False)  # misnamed
+    assert exact(regions, dets, (1000, 800), dets.xyxy[:-1], codes[:-1]) == (False, False)  # a tile too many
+    assert exact(regions, dets[:0], (1000, 800), dets.xyxy, codes) == (False, False)  # nothing found: refused
+
+
+def test_regions_for_a_variant_the_engine_does_not_play() -> None:
+    assert regions_for("filipino").is_bonus(Tile.parse("1z"))  # every honour is a flower there
+    assert not regions_for("hongkong").is_bonus(Tile.parse("1z"))
+    assert regions_for("hongkong").is_bonus(Tile.parse("1f"))
+
+
+def test_a_small_run_prints_both_box_kinds() -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_hand_regions.py"), "--n", "4", "--seed", "7"],
+                         capture_output=True, text=True, check=True, timeout=300).stdout
+    lines = out.strip().splitlines()
+    assert [ln.split(",")[1].split(":")[0].strip() for ln in lines] == ["face boxes", "whole-tile boxes"]
+    assert all(0 <= int(ln.rsplit(" ", 1)[1]) <= 4 for ln in lines)
