@@ -25,7 +25,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.detections import Detections, box_iou  # noqa: E402
+from vision.detections import Detections  # noqa: E402
+from vision.evaluation import hand_read_exactly  # noqa: E402
 from vision.pipeline import _is_bonus, load_ruleset  # noqa: E402
 from vision.regions import HandRegions  # noqa: E402
 from vision.scripted import labels_to_detections  # noqa: E402
@@ -38,11 +39,7 @@ def exact(regions: HandRegions, dets: Detections, size: tuple[int, int], own: np
         reading = regions(dets, size)
     except ValueError:  # no tiles, two hands: the photo is refused
         return False, False
-    items = [i for i, region, _ in reading.items() if region != "other"]
-    boxes = np.array([i.box for i in items], np.float32).reshape(-1, 4)
-    iou = box_iou(own, boxes) if len(boxes) and len(own) else np.zeros((len(own), len(boxes)))
-    held = bool((iou.max(1, initial=0) >= 0.5).all() and (iou.max(0, initial=0) >= 0.5).all())
-    return held, held and sorted(codes) == sorted(int(i.tile) for i in items)
+    return hand_read_exactly(reading, own, codes)
 
 
 @functools.cache

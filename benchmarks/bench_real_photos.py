@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.classifier import TileClassifier  # noqa: E402
 from vision.detections import box_iou  # noqa: E402
 from vision.detector import DEFAULT_CONF, TileDetector  # noqa: E402
-from vision.evaluation import GroundTruth, iter_dataset  # noqa: E402
+from vision.evaluation import GroundTruth, hand_read_exactly, iter_dataset  # noqa: E402
 from vision.pipeline import read_hand_photo  # noqa: E402
 from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa: E402
 from vision.training.pseudo_labels import CONF, off_row_tiles  # noqa: E402
@@ -59,15 +59,12 @@ def hands(reader: TileReader, photos: list[tuple[GroundTruth, np.ndarray]]) -> d
         except ValueError:
             got["refused"] += 1
             continue
-        items = [i for i, region, _ in reading.items() if region != "other"]
-        boxes = np.array([i.box for i in items], np.float32).reshape(-1, 4)
         own, codes = gt.xyxy[gt.hand()], gt.code[gt.hand()]  # not a discard the labels box too
-        iou = box_iou(own, boxes) if len(boxes) and len(own) else np.zeros((len(own), len(boxes)))
-        exact = bool((iou.max(1, initial=0) >= 0.5).all() and (iou.max(0, initial=0) >= 0.5).all())
-        got["tiles right"] += exact
-        if exact and (codes >= 0).all():
+        held, named = hand_read_exactly(reading, own, codes.tolist())
+        got["tiles right"] += held
+        if held and (codes >= 0).all():
             got["named"] += 1
-            got["named right"] += sorted(codes.tolist()) == sorted(int(i.tile) for i in items)
+            got["named right"] += named
     return dict(got)
 
 

@@ -15,14 +15,18 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from engine.tiles import Tile
 from vision.detections import Detections, box_iou
 
+if TYPE_CHECKING:
+    from vision.readings import HandReading
+
 __all__ = ["GroundTruth", "iter_dataset", "load_codes_csv", "load_off_hand", "Scores", "match", "CropsScore",
-           "crops_accuracy", "crops_sheet", "kind_of"]
+           "crops_accuracy", "crops_sheet", "kind_of", "hand_read_exactly"]
 
 _IMG_EXT = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 
@@ -202,6 +206,26 @@ def match(gt: np.ndarray, pred: np.ndarray, iou: float = 0.5) -> np.ndarray:
             m[g] = p
             used_p.add(int(p))
     return m
+
+
+def hand_read_exactly(reading: HandReading, own: np.ndarray, codes: Sequence[int]) -> tuple[bool, bool]:
+    """Whether the hand, melds and flowers of ``reading`` hold exactly the boxes ``own``
+    (each matched at IoU 0.5, and nothing else), and whether they are named ``codes`` too.
+
+    >>> from vision.readings import HandReading, TileItem
+    >>> reading = HandReading((TileItem(Tile.M1, (0, 0, 10, 10)),), (), (), ())
+    >>> hand_read_exactly(reading, np.array([[0, 0, 10, 10.]]), [int(Tile.M1)])
+    (True, True)
+    >>> hand_read_exactly(reading, np.array([[0, 0, 10, 10.]]), [int(Tile.M2)])
+    (True, False)
+    >>> hand_read_exactly(reading, np.zeros((0, 4)), [])  # a tile read that is not the hand's
+    (False, False)
+    """
+    items = [i for i, region, _ in reading.items() if region != "other"]
+    boxes = np.array([i.box for i in items], np.float32).reshape(-1, 4)
+    iou = box_iou(own, boxes) if len(boxes) and len(own) else np.zeros((len(own), len(boxes)))
+    held = bool((iou.max(1, initial=0) >= 0.5).all() and (iou.max(0, initial=0) >= 0.5).all())
+    return held, held and sorted(int(c) for c in codes) == sorted(int(i.tile) for i in items)
 
 
 def average_precision(records: list[tuple[float, bool]], n_gt: int) -> float:
