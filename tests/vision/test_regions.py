@@ -21,6 +21,7 @@ from vision.regions import (
     TableRegions,
     TwoHandsError,
     fit_lines,
+    rows_of,
 )
 from vision.scripted import HandLayout, hand_photo, labels_to_detections
 
@@ -217,6 +218,37 @@ def test_a_hand_of_face_boxes_is_not_cut_by_a_longer_line_of_discards() -> None:
     got = HandRegions()(hand + pool)
     assert [i.tile for i in got.concealed] == parse_tiles("123456789m12345p")
     assert len(got.others) == 20
+
+
+# seat 0's hand row of rendered hand photo 42 of seed 4062 (`bench_hand_regions.py`), boxed by
+# the faces: tiles standing square to the picture in a row slanting 28° by perspective alone,
+# their boxes 102 px wide at the far end and 56 at the near one
+SLANTED_ROW = [(284, 316, 386, 385), (348, 342, 444, 412), (412, 368, 501, 440), (473, 395, 557, 468),
+               (531, 423, 612, 497), (590, 450, 666, 525), (646, 478, 719, 555), (704, 507, 770, 586),
+               (759, 536, 823, 618), (815, 566, 874, 650), (870, 596, 926, 681), (925, 629, 982, 717),
+               (979, 662, 1037, 753)]
+
+
+def test_a_row_slanting_by_perspective_is_not_cut_into_pieces() -> None:
+    # undoing the row's tilt as if each tile were turned with it makes the widths drift from
+    # 103 to 15 px along the row, and the far half's "gaps" cut it tile by tile
+    tiles = parse_tiles("1234567m123456p")[:len(SLANTED_ROW)]
+    row = [TileItem(t, b, 0.9) for t, b in zip(tiles, SLANTED_ROW, strict=True)]
+    assert [i.tile for i in HandRegions()(row).concealed] == tiles
+    assert len(HandRegions(step_jump=None)(row).concealed) < len(tiles)  # the rule before stop 33
+
+
+def test_a_tile_set_apart_from_the_slanted_row_is_still_apart() -> None:
+    # the steps say where a gap is: a drawn tile one tile's width past the row's end, read
+    # with the row as the drawn tile (last), and its pitch, for the cut along rows, its own
+    tiles = parse_tiles("1234567m123456p")[:len(SLANTED_ROW)]
+    (x1, y1, x2, y2), (a1, b1, _, _) = SLANTED_ROW[-1], SLANTED_ROW[-2]
+    dx, dy = 2 * (x1 - a1), 2 * (y1 - b1)
+    drawn = TileItem(Tile.S9, (x1 + dx, y1 + dy, x2 + dx, y2 + dy), 0.9)
+    row = [TileItem(t, b, 0.9) for t, b in zip(tiles, SLANTED_ROW, strict=True)]
+    runs = [len(r) for line in rows_of([*row, drawn]) for r in line.runs(HandRegions.group_gap, 0.0, HandRegions.step_jump)]
+    assert runs == [len(tiles), 1]
+    assert [i.tile for i in HandRegions()([*row, drawn]).concealed] == [*tiles, Tile.S9]
 
 
 @pytest.mark.parametrize("bow", [12.0, 24.0])
