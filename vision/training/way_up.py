@@ -14,11 +14,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.classifier import TileClassifier
 from vision.evaluation import load_codes_csv, source_of
+from vision.imageio import load_image
 from vision.row_crops import row_crops
 from vision.training.real_crops import TRAIN_CSV
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split
@@ -34,9 +34,7 @@ def photo_features(clf: TileClassifier, csv: Path, real: Path) -> list[Photo]:
     upright, turned = _one_way(clf, (0,)), _one_way(clf, (2,))
     out: list[Photo] = []
     for name, tiles in sorted(load_codes_csv(csv).items()):
-        image = cv2.imread(str(real / "images" / name))
-        if image is None:
-            continue
+        image = load_image(real / "images" / name)  # decoded as served; a broken photo says so
         crops = row_crops(image, np.array([box for box, _ in tiles]))
         out.append((name, upright.features(crops), turned.features(crops)))
     return out
