@@ -251,6 +251,24 @@ def test_a_tile_set_apart_from_the_slanted_row_is_still_apart() -> None:
     assert [i.tile for i in HandRegions()([*row, drawn]).concealed] == [*tiles, Tile.S9]
 
 
+def test_a_pung_whose_turned_tile_lies_off_its_line_is_one_meld() -> None:
+    # rendered hand photo 64 of seed 4062, boxed by the faces: a called pung of 6s in front of
+    # the hand, its turned middle tile lying flush with the front edge, and a wall far behind
+    # (its small tiles make the line fit's tolerance, a share of the median tile, tight): the
+    # fit gives the pung two rows, of 2 and 1, and neither piece was a meld
+    hand = [(162, 425, 272, 510), (242, 431, 345, 514), (321, 433, 423, 518), (403, 433, 500, 518),
+            (485, 436, 578, 521), (566, 439, 657, 526), (651, 442, 736, 527), (732, 444, 818, 531),
+            (817, 448, 902, 536), (899, 450, 988, 540), (981, 455, 1076, 545)]
+    pung = [(128, 541, 246, 639), (215, 573, 355, 643), (337, 550, 445, 648)]
+    wall = [(560 + 59 * k, y, 620 + 59 * k, y + 42) for k in range(7) for y in (0, 56)]
+    items = ([TileItem(t, b, 0.9) for t, b in zip(parse_tiles("44s1z7m3m7z8p4p2m3s5p"), hand, strict=True)]
+             + [TileItem(Tile.S6, b, 0.9) for b in pung] + [TileItem(Tile.BACK, b, 0.9) for b in wall])
+    assert sorted(map(len, rows_of(items))) == [1, 2, 7, 7, 11]
+    got = HandRegions()(items)
+    assert [[i.tile for i in m.items] for m in got.melds] == [[Tile.S6] * 3] and got.melds[0].called
+    assert len(got.concealed) == 11 and len(got.others) == 14
+
+
 @pytest.mark.parametrize("bow", [12.0, 24.0])
 def test_a_bowed_hand_row_beats_a_lone_tile(bow: float) -> None:
     # a row bowed by a third of a tile is not straight enough to be "orderly", but a lone
