@@ -23,6 +23,7 @@ flowers (the variant's bonus tiles); anything far away, and rows of face-down ti
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -502,26 +503,14 @@ class HandRegions:
         """Two short runs side by side that together make a meld with a turned tile are one
         run: a called meld's turned tile lies flush with one edge of the meld, its centre off
         the line of the upright ones, and the line fit can give it (or them) a row apart.
-        Since stop 33; rendered hand photos read exactly (`benchmarks/bench_hand_regions.py`,
+        Since stop 33; rendered hand photos read exactly (``benchmarks/bench_hand_regions.py``,
         seeds 4062 / 4063 / 4064, the renderer's face boxes): 180 / 197 / 184 -> 184 / 198 /
         185 of 300, whole-tile boxes 192 / 195 / 177 -> 195 / 194 / 179, the shipped models'
         109 / 121 / 119 -> 111 / 121 / 121; the real photos as before."""
         runs = list(runs)
-        mended = True
-        while mended:
-            mended = False
-            few = [r for r in runs if len(r) <= 3]
-            for k, a in enumerate(few):
-                for b in few[k + 1:]:
-                    if not 3 <= len(a) + len(b) <= 4 or not _side_by_side(a, b):
-                        continue
-                    both = Row.build([*a.items, *b.items], direction)
-                    if both.turned().any() and _valid(_meld_reading(both.items)):
-                        runs = [r for r in runs if r is not a and r is not b] + [both]
-                        mended = True
-                        break
-                if mended:
-                    break
+        while (halves := _meld_halves(runs, direction)) is not None:
+            a, b, both = halves
+            runs = [r for r in runs if r is not a and r is not b] + [both]
         return runs
 
     @staticmethod
@@ -622,6 +611,18 @@ class HandRegions:
         order = {id(item): k for k, item in enumerate(i for run in reading for i in run.items)}
         flowers.sort(key=lambda item: order[id(item)])  # in reading order, as laid
         return melds, flowers, others
+
+
+def _meld_halves(runs: list[Row], direction: np.ndarray) -> tuple[Row, Row, Row] | None:
+    """The first two runs of 3 tiles or fewer, side by side, that together make a valid meld
+    with a turned tile, and that meld as one run along ``direction``; else None."""
+    few = [r for r in runs if len(r) <= 3]
+    for a, b in itertools.combinations(few, 2):
+        if 3 <= len(a) + len(b) <= 4 and _side_by_side(a, b):
+            both = Row.build([*a.items, *b.items], direction)
+            if both.turned().any() and _valid(_meld_reading(both.items)):
+                return a, b, both
+    return None
 
 
 def _side_by_side(a: Row, b: Row) -> bool:
