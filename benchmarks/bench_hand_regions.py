@@ -9,7 +9,9 @@ matched at IoU 0.5, nothing else), with the renderer's own boxes as the detectio
 and by the whole tile) or the shipped models' (``--reader models``, which also counts the
 hands named right). Real photos: ``benchmarks/bench_real_photos.py``.
 
-    .venv/bin/python benchmarks/bench_hand_regions.py [--n 300] [--seed 4062] [--reader truth|models]
+    .venv/bin/python benchmarks/bench_hand_regions.py [--n 300] [--seed 4062] [--reader truth|models] [--why]
+
+``--why`` also counts the photos by what their reading gets wrong (``faults``).
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ import functools
 import json
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.detections import Detections  # noqa: E402
+from vision.detections import Detections, box_iou  # noqa: E402
 from vision.evaluation import hand_read_exactly  # noqa: E402
 from vision.pipeline import _is_bonus, load_ruleset  # noqa: E402
 from vision.regions import HandRegions  # noqa: E402
@@ -40,6 +43,31 @@ def exact(regions: HandRegions, dets: Detections, size: tuple[int, int], own: np
     except ValueError:  # no tiles, two hands: the photo is refused
         return False, False
     return hand_read_exactly(reading, own, codes)
+
+
+OWN = ("hand", "meld", "flower")  # seat 0's regions: the photographer's hand
+
+
+def faults(regions: HandRegions, dets: Detections, size: tuple[int, int], truth: Detections,
+           labels: list[dict]) -> set[str]:
+    """What a reading gets wrong, by the renderer's regions: seat 0's tiles of a region left
+    out ("meld left out": not read as the hand's, or not found), and other tiles taken in
+    ("discard taken in": read as the hand's, its melds or flowers); "refused"."""
+    try:
+        reading = regions(dets, size)
+    except ValueError:
+        return {"refused"}
+    mine = [i.box for i, region, _ in reading.items() if region != "other"]
+    boxes = np.array(mine, np.float32).reshape(-1, 4)
+    taken = box_iou(truth.xyxy, boxes).max(1, initial=0) >= 0.5 if len(boxes) else np.zeros(len(labels), bool)
+    out = set()
+    for lab, held in zip(labels, taken, strict=True):
+        own = lab["seat"] == 0 and lab["region"] in OWN
+        if own and not held:
+            out.add(f"{lab['region']} left out")
+        elif held and not own:
+            out.add(f"{'other seat' if lab['region'] in OWN else lab['region']} taken in")
+    return out
 
 
 @functools.cache
@@ -61,6 +89,7 @@ def main() -> None:
     p.add_argument("--variant", default=None, help="the rules that say which tiles are flowers "
                    "(default: each scene's own; a variant the engine does not play: flowers and seasons)")
     p.add_argument("--reader", choices=("truth", "models"), default="truth")
+    p.add_argument("--why", action="store_true", help="also count the photos by what their reading gets wrong")
     args = p.parse_args()
     from vision.synth.dataset import write_scenes
     from vision.training.datasets import face_box_scenes
@@ -72,6 +101,7 @@ def main() -> None:
 
         reader = TileReader()
     tally = {"face boxes": [0, 0], "whole-tile boxes": [0, 0]}
+    why: dict[str, Counter[str]] = {name: Counter() for name in tally}
     with tempfile.TemporaryDirectory() as tmp:
         whole, faces = Path(tmp) / "whole", Path(tmp) / "faces"
         write_scenes(whole, args.n, seed=args.seed, kind="hand", val_frac=1.0, workers=2, quiet=True)
@@ -90,12 +120,16 @@ def main() -> None:
                                     truth.code[mine].tolist())
                 tally[name][0] += held
                 tally[name][1] += named
+                if args.why:
+                    why[name].update(faults(regions, dets, (side["width"], side["height"]), truth, labels))
     for name, (held, named) in tally.items():
         if reader is not None and name != "face boxes":
             continue
         print(f"{args.reader} detections, {name}: of {args.n} rendered hand scenes (seed {args.seed}), the hand "
               f"read holds exactly seat 0's hand, meld and flower tiles in {held}"
               + (f", and names them all right in {named}" if reader is not None else ""))
+        if args.why:
+            print(f"  why ({name}, photos): " + ", ".join(f"{k} {v}" for k, v in why[name].most_common()))
 
 
 if __name__ == "__main__":

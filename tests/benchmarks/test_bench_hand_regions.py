@@ -11,7 +11,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_hand_regions import exact, regions_for  # noqa: E402
+from bench_hand_regions import exact, faults, regions_for  # noqa: E402
 
 from engine.tiles import Tile, parse_tiles  # noqa: E402
 from vision.detections import Detections  # noqa: E402
@@ -46,3 +46,22 @@ def test_a_small_run_prints_both_box_kinds() -> None:
     lines = out.strip().splitlines()
     assert [ln.split(",")[1].split(":")[0].strip() for ln in lines] == ["face boxes", "whole-tile boxes"]
     assert all(0 <= int(ln.rsplit(" ", 1)[1]) <= 4 for ln in lines)
+
+
+def test_faults_name_what_is_left_out_and_what_is_taken_in() -> None:
+    tiles = parse_tiles("123456789m12345p")
+    dets = _row(tiles)
+    labels = [{"seat": 0, "region": "hand"} for _ in tiles]
+    regions = regions_for("filipino")
+    assert faults(regions, dets, (1000, 800), dets, labels) == set()
+    discard = [*labels[:-1], {"seat": None, "region": "discard"}]  # the row's last tile is a discard
+    assert faults(regions, dets, (1000, 800), dets, discard) == {"discard taken in"}
+    assert faults(regions, dets[:-3], (1000, 800), dets, labels) == {"hand left out"}  # three not found
+    assert faults(regions, dets[:0], (1000, 800), dets, labels) == {"refused"}
+
+
+def test_a_small_run_says_why_when_asked() -> None:
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_hand_regions.py"), "--n", "4", "--seed", "7",
+                          "--why"], capture_output=True, text=True, check=True, timeout=300).stdout
+    assert [ln.split("(")[1].split(",")[0] for ln in out.splitlines() if ln.startswith("  why")] == [
+        "face boxes", "whole-tile boxes"]
