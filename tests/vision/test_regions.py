@@ -239,8 +239,8 @@ def test_a_row_slanting_by_perspective_is_not_cut_into_pieces() -> None:
 
 
 def test_a_tile_set_apart_from_the_slanted_row_is_still_apart() -> None:
-    # the steps say where a gap is: a drawn tile one tile's width past the row's end, read
-    # with the row as the drawn tile (last), and its pitch, for the cut along rows, its own
+    # the steps still say where a gap is: a tile set one tile's width past the row's end is
+    # a run of its own, and read as the drawn tile, last
     tiles = parse_tiles("1234567m123456p")[:len(SLANTED_ROW)]
     (x1, y1, x2, y2), (a1, b1, _, _) = SLANTED_ROW[-1], SLANTED_ROW[-2]
     dx, dy = 2 * (x1 - a1), 2 * (y1 - b1)
