@@ -59,7 +59,7 @@ def faults(regions: HandRegions, dets: Detections, size: tuple[int, int], truth:
         return {"refused"}
     mine = [i.box for i, region, _ in reading.items() if region != "other"]
     boxes = np.array(mine, np.float32).reshape(-1, 4)
-    taken = box_iou(truth.xyxy, boxes).max(1, initial=0) >= 0.5 if len(boxes) else np.zeros(len(labels), bool)
+    taken = box_iou(truth.xyxy, boxes).max(1, initial=0) >= 0.5
     out = set()
     for lab, held in zip(labels, taken, strict=True):
         own = lab["seat"] == 0 and lab["region"] in OWN

@@ -310,12 +310,11 @@ class TileClassifier:
         round when ``way_up`` judges the row upside down from its ``features``; else None.
         The turned crops are read only if the probe asks to compare."""
         assert self.way_up is not None
-        flipped = np.ascontiguousarray(x[:, :, ::-1, ::-1])
         reading: list[np.ndarray] = []
 
         def turned_features() -> np.ndarray:
             if not reading:
-                reading.extend(self._over_turns(flipped, self.turns[:1], outputs))
+                reading.extend(self._over_turns(np.ascontiguousarray(x[:, :, ::-1, ::-1]), self.turns[:1], outputs))
             return reading[1]
 
         if not self.way_up.turned(features, turned_features):

@@ -223,7 +223,7 @@ def hand_read_exactly(reading: HandReading, own: np.ndarray, codes: Sequence[int
     """
     items = [i for i, region, _ in reading.items() if region != "other"]
     boxes = np.array([i.box for i in items], np.float32).reshape(-1, 4)
-    iou = box_iou(own, boxes) if len(boxes) and len(own) else np.zeros((len(own), len(boxes)))
+    iou = box_iou(own, boxes)  # (len(own), len(boxes)), either may be 0
     held = bool((iou.max(1, initial=0) >= 0.5).all() and (iou.max(0, initial=0) >= 0.5).all())
     return held, held and sorted(int(c) for c in codes) == sorted(int(i.tile) for i in items)
 
