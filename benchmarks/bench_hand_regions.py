@@ -4,7 +4,9 @@
 photographer's hand (concealed row, melds, flowers) from everything else in view: discards,
 the wall, other players' hands. Rendered hand scenes know which tiles are whose. This
 counts the scenes whose reading holds exactly seat 0's hand, meld and flower tiles (each
-matched at IoU 0.5, nothing else), with the renderer's own boxes as the detections
+matched at IoU 0.5, nothing else), and of those the scenes whose reading also puts each
+tile in its place (``placed``: the concealed row, each meld, the flowers), with the
+renderer's own boxes as the detections
 (``--reader truth``: face-up tiles boxed by their faces, as the shipped detector boxes them,
 and by the whole tile) or the shipped models' (``--reader models``, which also counts the
 hands named right). Real photos: ``benchmarks/bench_real_photos.py``.
@@ -48,25 +50,61 @@ def exact(regions: HandRegions, dets: Detections, size: tuple[int, int], own: np
 OWN = ("hand", "meld", "flower")  # seat 0's regions: the photographer's hand
 
 
+def placed(regions: HandRegions, dets: Detections, size: tuple[int, int], truth: Detections,
+           labels: list[dict]) -> bool:
+    """Whether the reading holds exactly seat 0's tiles and puts each where the renderer laid
+    it: the concealed row's in the concealed row, each meld's together in one meld, the
+    flowers among the flowers. The scorer needs it (a concealed tile read as melded loses a
+    concealed hand's points). A tile read as a flower that the variant's rules make one
+    counts wherever it lay: the renderer deals honours into Filipino hands and melds, where
+    every honour is a flower."""
+    try:
+        reading = regions(dets, size)
+    except ValueError:
+        return False
+    mine = np.array([lab["seat"] == 0 and lab["region"] in OWN for lab in labels], bool)
+    if not hand_read_exactly(reading, truth.xyxy[mine], [])[0]:
+        return False
+    items = [(item, region, group) for item, region, group in reading.items() if region != "other"]
+    boxes = np.array([item.box for item, _, _ in items], np.float32).reshape(-1, 4)
+    laid: dict[int, set[int]] = {}
+    read: dict[int, set[int]] = {}
+    for k, j in zip(np.flatnonzero(mine), box_iou(truth.xyxy[mine], boxes).argmax(1), strict=True):
+        item, region, group = items[j]
+        if region == "flower" and regions.is_bonus(item.tile):
+            continue
+        if region != labels[k]["region"]:
+            return False
+        if region == "meld":
+            laid.setdefault(labels[k]["group"], set()).add(int(j))
+            read.setdefault(int(group), set()).add(int(j))  # type: ignore[arg-type]
+    return sorted(map(sorted, laid.values())) == sorted(map(sorted, read.values()))
+
+
 def faults(regions: HandRegions, dets: Detections, size: tuple[int, int], truth: Detections,
            labels: list[dict]) -> set[str]:
     """What a reading gets wrong, by the renderer's regions: seat 0's tiles of a region left
-    out ("meld left out": not read as the hand's, or not found), and other tiles taken in
-    ("discard taken in": read as the hand's, its melds or flowers); "refused"."""
+    out ("meld left out": not read as the hand's, or not found), read in another of its
+    regions ("hand read as meld"; a bonus tile read as a flower is in its place), and other
+    tiles taken in ("discard taken in": read as the hand's, its melds or flowers);
+    "refused"."""
     try:
         reading = regions(dets, size)
     except ValueError:
         return {"refused"}
-    mine = [i.box for i, region, _ in reading.items() if region != "other"]
-    boxes = np.array(mine, np.float32).reshape(-1, 4)
-    taken = box_iou(truth.xyxy, boxes).max(1, initial=0) >= 0.5
+    mine = [(i, region) for i, region, _ in reading.items() if region != "other"]
+    iou = box_iou(truth.xyxy, np.array([i.box for i, _ in mine], np.float32).reshape(-1, 4))
     out = set()
-    for lab, held in zip(labels, taken, strict=True):
-        own = lab["seat"] == 0 and lab["region"] in OWN
+    for lab, best, match in zip(labels, iou.max(1, initial=0), iou.argmax(1) if len(mine) else [0] * len(labels),
+                                strict=True):
+        own, held = lab["seat"] == 0 and lab["region"] in OWN, best >= 0.5
         if own and not held:
             out.add(f"{lab['region']} left out")
         elif held and not own:
             out.add(f"{'other seat' if lab['region'] in OWN else lab['region']} taken in")
+        elif held and (region := mine[match][1]) != lab["region"]:
+            if not (region == "flower" and regions.is_bonus(mine[match][0].tile)):
+                out.add(f"{lab['region']} read as {region}")
     return out
 
 
@@ -100,7 +138,7 @@ def main() -> None:
         from vision.reader import TileReader
 
         reader = TileReader()
-    tally = {"face boxes": [0, 0], "whole-tile boxes": [0, 0]}
+    tally = {"face boxes": [0, 0, 0], "whole-tile boxes": [0, 0, 0]}
     why: dict[str, Counter[str]] = {name: Counter() for name in tally}
     with tempfile.TemporaryDirectory() as tmp:
         whole, faces = Path(tmp) / "whole", Path(tmp) / "faces"
@@ -119,14 +157,16 @@ def main() -> None:
                 held, named = exact(regions, dets, (side["width"], side["height"]), truth.xyxy[mine],
                                     truth.code[mine].tolist())
                 tally[name][0] += held
-                tally[name][1] += named
+                tally[name][1] += held and placed(regions, dets, (side["width"], side["height"]), truth, labels)
+                tally[name][2] += named
                 if args.why:
                     why[name].update(faults(regions, dets, (side["width"], side["height"]), truth, labels))
-    for name, (held, named) in tally.items():
+    for name, (held, in_place, named) in tally.items():
         if reader is not None and name != "face boxes":
             continue
         print(f"{args.reader} detections, {name}: of {args.n} rendered hand scenes (seed {args.seed}), the hand "
-              f"read holds exactly seat 0's hand, meld and flower tiles in {held}"
+              f"read holds exactly seat 0's hand, meld and flower tiles in {held}, puts each in its place "
+              f"(concealed row, each meld, flowers) in {in_place}"
               + (f", and names them all right in {named}" if reader is not None else ""))
         if args.why:
             print(f"  why ({name}, photos): " + ", ".join(f"{k} {v}" for k, v in why[name].most_common()))

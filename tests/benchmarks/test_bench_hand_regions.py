@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_hand_regions import exact, faults, regions_for  # noqa: E402
+from bench_hand_regions import exact, faults, placed, regions_for  # noqa: E402
 
 from engine.tiles import Tile, parse_tiles  # noqa: E402
 from vision.detections import Detections  # noqa: E402
@@ -45,7 +46,8 @@ def test_a_small_run_prints_both_box_kinds() -> None:
                          capture_output=True, text=True, check=True, timeout=300).stdout
     lines = out.strip().splitlines()
     assert [ln.split(",")[1].split(":")[0].strip() for ln in lines] == ["face boxes", "whole-tile boxes"]
-    assert all(0 <= int(ln.rsplit(" ", 1)[1]) <= 4 for ln in lines)
+    counts = [[int(n) for n in re.findall(r" in (\d+)", ln)] for ln in lines]
+    assert all(len(c) == 2 and 0 <= c[1] <= c[0] <= 4 for c in counts)  # held, and of those in place
 
 
 def test_faults_name_what_is_left_out_and_what_is_taken_in() -> None:
@@ -65,3 +67,29 @@ def test_a_small_run_says_why_when_asked() -> None:
                           "--why"], capture_output=True, text=True, check=True, timeout=300).stdout
     assert [ln.split("(")[1].split(",")[0] for ln in out.splitlines() if ln.startswith("  why")] == [
         "face boxes", "whole-tile boxes"]
+
+
+def test_a_hand_is_in_place_only_with_each_tile_in_its_region() -> None:
+    tiles = parse_tiles("123456789m123p555s")
+    dets = _row(tiles)
+    dets.xyxy[-3:, [1, 3]] += 60  # the pung of 5s laid in front of the row
+    hand = [{"seat": 0, "region": "hand", "group": None} for _ in tiles[:-3]]
+    pung = [{"seat": 0, "region": "meld", "group": 1} for _ in tiles[-3:]]
+    regions = regions_for("singapore")
+    assert placed(regions, dets, (1000, 800), dets, hand + pung)
+    assert not placed(regions, dets, (1000, 800), dets, [*hand[:-1], pung[0], *pung])  # 3p laid in the meld
+    assert not placed(regions, dets, (1000, 800), dets, hand + [{**lab, "group": k} for k, lab in enumerate(pung)])
+    assert not placed(regions, dets[:-1], (1000, 800), dets, hand + pung)  # a 5s not found
+    assert faults(regions, dets, (1000, 800), dets, [*hand[:-1], pung[0], *pung]) == {"meld read as hand"}
+
+
+def test_a_tile_the_rules_make_a_flower_is_in_place_among_the_flowers() -> None:
+    # the renderer deals honours into Filipino melds; there every honour is a flower
+    tiles = parse_tiles("123456789m123p777z")
+    dets = _row(tiles)
+    dets.xyxy[-3:, [1, 3]] += 60
+    labels = [{"seat": 0, "region": "hand", "group": None} for _ in tiles[:-3]]
+    labels += [{"seat": 0, "region": "meld", "group": 1} for _ in tiles[-3:]]
+    assert placed(regions_for("filipino"), dets, (1000, 800), dets, labels)
+    assert faults(regions_for("filipino"), dets, (1000, 800), dets, labels) == set()
+    assert placed(regions_for("singapore"), dets, (1000, 800), dets, labels)  # a pung of red dragons there
