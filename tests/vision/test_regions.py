@@ -281,6 +281,54 @@ def test_a_bowed_hand_row_beats_a_lone_tile(bow: float) -> None:
     assert [i.tile for i in got.concealed] == tiles and got.others == (lone,)
 
 
+# rendered hand photo 8 of seed 4063, boxed by the faces: a Singapore hand stood close to the
+# camera, its face boxes bowing by 0.4 of a tile from end to end, and in front a pung of 6s and
+# a flower and two animals lying flat (larger: nearer the camera)
+BOWED_ROW = [(50, 379, 213, 515), (155, 414, 312, 552), (268, 436, 422, 578), (383, 463, 532, 609),
+             (502, 480, 649, 630), (630, 493, 765, 642), (754, 498, 889, 652), (886, 499, 1016, 651),
+             (1010, 496, 1144, 651), (1135, 482, 1269, 640)]
+IN_FRONT = [(0, 653, 184, 800), (139, 638, 319, 817), (274, 655, 445, 832), (488, 678, 649, 861),
+            (628, 693, 783, 880), (774, 710, 919, 898)]
+
+
+def test_a_row_bowed_by_perspective_beats_the_straight_flowers_before_it() -> None:
+    row = [TileItem(t, b, 0.9) for t, b in zip(parse_tiles("5z2s7m6p7z6z7s3z2z7s"), BOWED_ROW, strict=True)]
+    front = [TileItem(t, b, 0.9) for t, b in zip(parse_tiles("666s3f4a3a"), IN_FRONT, strict=True)]
+    got = HandRegions()(row + front)
+    assert got.concealed == tuple(row)
+    assert [list(m.tiles) for m in got.melds] == [[Tile.S6] * 3] and got.flowers == tuple(front[3:])
+    # until stop 34 the row was orderly only if straight, and the three bonus tiles were the hand
+    assert HandRegions(bow=None)(row + front).concealed != tuple(row)
+
+
+def test_a_row_of_melds_and_flowers_is_no_second_hand() -> None:
+    # a hand of 10 with two pungs and three flowers laid touching in front of it, no tile
+    # turned: nine upright tiles in a row, but melds, not a second hand
+    rng = np.random.default_rng(5)
+    items = layout_items(parse_tiles("1234567m123p"[:12]), [(parse_tiles("555p"), -1, False),
+                         (parse_tiles("777s"), -1, False)], parse_tiles("123f"), 0.0, 0.05, rng)
+    got = HandRegions()(items)
+    assert [i.tile for i in got.concealed] == parse_tiles("1234567m123p")
+    assert [list(m.tiles) for m in got.melds] == [parse_tiles("555p"), parse_tiles("777s")]
+    assert [i.tile for i in got.flowers] == parse_tiles("123f") and not got.others
+
+
+def test_a_long_run_of_called_melds_is_not_the_hand() -> None:
+    # late in a game: four tiles left in the hand, three melds laid touching in front of it,
+    # two of them called (a turned tile each): the ten-tile run is melds
+    hand = [TileItem(t, (300 + (W + 1) * k, 400, 300 + (W + 1) * k + W, 400 + H), 0.9)
+            for k, t in enumerate(parse_tiles("2468s"))]
+    melds, x, y = [], 200.0, 400 + 2 * H
+    for tiles, turned in (("123m", 0), ("555p", 1), ("7777s", -1)):
+        for j, t in enumerate(parse_tiles(tiles)):
+            w, h = (H, W) if j == turned else (W, H)
+            melds.append(TileItem(t, (x, y + H - h, x + w, y + H), 0.9))  # a turned tile flush with the front
+            x += w + 0.5
+    got = HandRegions()(hand + melds)
+    assert got.concealed == tuple(hand)
+    assert [list(m.tiles) for m in got.melds] == [parse_tiles(t) for t in ("123m", "555p", "7777s")]
+
+
 def test_a_flower_left_of_a_meld_in_front_of_the_hand_is_a_flower() -> None:
     rng = np.random.default_rng(8)
     hand = layout_items(parse_tiles("123456789m1234p"), [], [], 0.0, 0.5, rng)
