@@ -137,8 +137,9 @@ class HandReading:
 
     @property
     def tile_count(self) -> int:
-        """Tiles that count toward the hand size (a kang counts as three)."""
-        return len(self.concealed) + sum(min(3, len(m.items)) for m in self.melds)
+        """Tiles that count toward the hand size (a kang counts as three, a flower stood in
+        the row not at all)."""
+        return sum(not i.tile.is_bonus for i in self.concealed) + sum(min(3, len(m.items)) for m in self.melds)
 
     def items(self) -> Iterator[tuple[TileItem, str, int | None]]:
         """Every item with its region and group number (melds 0, 1, ...)."""
@@ -157,12 +158,17 @@ class HandReading:
         return tuple(i for i, region, _ in self.items() if i.doubt and region != "other")
 
     def to_hand(self) -> Hand:
-        """The engine's ``Hand`` (concealed tiles in the order seen).
+        """The engine's ``Hand`` (concealed tiles in the order seen). A flower, season,
+        animal or royal tile stood in the row is a bonus tile, as ``Hand.parse`` reads it:
+        many players keep their flowers in the row, and counted there it made a ready hand
+        a tile too long to score.
 
         Raises ``ReadingError`` when a meld group forms no meld.
         """
         melds = tuple(m.to_meld() for m in self.melds)
-        return Hand(tuple(i.tile for i in self.concealed), melds, tuple(i.tile for i in self.flowers))
+        tiles = [i.tile for i in self.concealed]
+        aside = tuple(t for t in tiles if t.is_bonus)
+        return Hand(tuple(t for t in tiles if not t.is_bonus), melds, aside + tuple(i.tile for i in self.flowers))
 
     def tiles_json(self) -> list[dict[str, Any]]:
         return [item.as_json(region, group) for item, region, group in self.items()]

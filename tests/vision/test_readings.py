@@ -38,6 +38,15 @@ def test_to_hand_uses_engine_notation() -> None:
     assert r.tile_count == 17
 
 
+def test_a_flower_stood_in_the_row_is_a_bonus_tile_of_the_hand() -> None:
+    # the reading keeps it where it was seen; the engine's hand lays it aside, as the
+    # notation does: "123m456p789s1122p3f" is a ready 13-tile hand and a flower
+    r = HandReading(items("3f123m456p789s1122p"), (), items("1f"))
+    assert r.concealed[0].tile == Tile.FLOWER3 and r.tile_count == 13
+    assert r.to_hand() == Hand.parse("123m456p789s1122p / 3f1f")
+    assert [str(w.tile) for w in find_ruleset("singapore").waits(r.to_hand())] == ["1p", "2p"]
+
+
 def test_bad_meld_is_a_reading_error_quoting_tiles() -> None:
     r = HandReading(items("123m"), (MeldReading(items("135p")),))
     with pytest.raises(ReadingError, match="1p 3p 5p"):
