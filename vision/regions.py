@@ -490,8 +490,8 @@ class HandRegions:
         steps = np.diff(run.proj)
         limit = strict * self.straight * long_side
         straight = float(np.abs(off - off.mean()).max()) <= limit
-        if not straight and may_bow and self.bow is not None and len(run) >= 5:
-            x = (run.proj - run.proj.mean()) / long_side  # centred and in tiles: a well-posed fit
+        x = (run.proj - run.proj.mean()) / long_side  # centred and in tiles: a well-posed fit
+        if not straight and may_bow and self.bow is not None and len(run) >= 5 and float(np.ptp(x)) >= 1:
             bowed = np.polyval(np.polyfit(x, off, 2), x)
             line = np.polyval(np.polyfit(x, off, 1), x)
             straight = float(np.abs(off - bowed).max()) <= limit and float(np.abs(bowed - line).max()) <= self.bow * long_side
