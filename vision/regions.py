@@ -501,9 +501,10 @@ class HandRegions:
     def _all_melds(run: Row, aside: Callable[[Tile], bool]) -> bool:
         """Whether a run's tiles, those ``aside`` says are bonus tiles left out, split wholly into melds."""
         keep = [k for k, i in enumerate(run.items) if not (i.face_up and aside(i.tile))]
+        if not 3 <= len(keep) <= 16:  # four kangs at most (and the ways to split grow fast)
+            return False
         turned = run.turned()
-        pieces = _split_melds([run.items[k] for k in keep], [bool(turned[k]) for k in keep])
-        return len(keep) >= 3 and all(_valid(p) for p in pieces)
+        return all(_valid(p) for p in _split_melds([run.items[k] for k in keep], [bool(turned[k]) for k in keep]))
 
     def _second_tier(self, hand: Row, upright: list[Row], long_side: float) -> Row | None:
         """The one other long upright row that is the rest of this hand, stood in a second
