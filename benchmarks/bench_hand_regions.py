@@ -86,8 +86,8 @@ def faults(regions: HandRegions, dets: Detections, size: tuple[int, int], truth:
     """What a reading gets wrong, by the renderer's regions: seat 0's tiles of a region left
     out ("meld left out": not read as the hand's, or not found), read in another of its
     regions ("hand read as meld"; a bonus tile read as a flower is in its place), and other
-    tiles taken in ("discard taken in": read as the hand's, its melds or flowers);
-    "refused"."""
+    tiles taken in ("discard taken in": read as the hand's, its melds or flowers), or a box
+    that is no tile's; "refused"."""
     try:
         reading = regions(dets, size)
     except ValueError:
@@ -105,6 +105,8 @@ def faults(regions: HandRegions, dets: Detections, size: tuple[int, int], truth:
         elif held and (region := mine[match][1]) != lab["region"]:
             if not (region == "flower" and regions.is_bonus(mine[match][0].tile)):
                 out.add(f"{lab['region']} read as {region}")
+    if len(mine) and (iou.max(0, initial=0) < 0.5).any():
+        out.add("box of no tile taken in")  # a second box of a tile, or of nothing
     return out
 
 

@@ -60,6 +60,8 @@ def test_faults_name_what_is_left_out_and_what_is_taken_in() -> None:
     assert faults(regions, dets, (1000, 800), dets, discard) == {"discard taken in"}
     assert faults(regions, dets[:-3], (1000, 800), dets, labels) == {"hand left out"}  # three not found
     assert faults(regions, dets[:0], (1000, 800), dets, labels) == {"refused"}
+    shifted = Detections(dets.xyxy + [[15, 0, 15, 0]], dets.confidence, dets.face_up).with_codes(dets.code, dets.code_confidence)
+    assert "box of no tile taken in" in faults(regions, shifted, (1000, 800), dets, labels)  # boxes half a tile off
 
 
 def test_a_small_run_says_why_when_asked() -> None:
