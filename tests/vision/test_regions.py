@@ -329,6 +329,27 @@ def test_a_long_run_of_called_melds_is_not_the_hand() -> None:
     assert [list(m.tiles) for m in got.melds] == [parse_tiles(t) for t in ("123m", "555p", "7777s")]
 
 
+def test_a_weak_second_box_over_a_tile_is_not_a_tile_of_its_own() -> None:
+    # the detector boxes the 6th tile twice, face and face-with-side, IoU under its NMS's 0.5
+    tiles = parse_tiles("1234567m1234p55s")
+    row = [TileItem(t, (100 + 31 * k, 400, 130 + 31 * k, 440), 0.9) for k, t in enumerate(tiles)]
+    second = TileItem(tiles[5], (100 + 31 * 5 + 9, 396, 130 + 31 * 5 + 9, 446), 0.3)
+    assert [i.tile for i in HandRegions()([*row, second]).concealed] == tiles
+    assert len(HandRegions(double_step=None)([*row, second]).concealed) == len(tiles) + 1  # before stop 34
+    sure = TileItem(tiles[5], second.box, 0.6)  # a box the reading is surer of is kept
+    assert len(HandRegions()([*row, sure]).concealed) == len(tiles) + 1
+
+
+def test_a_tile_cut_by_the_photo_edge_at_the_row_end_is_kept() -> None:
+    # the photo's edge leaves a sliver of the last tile: close to its neighbour's centre and
+    # weak, but not lying over it
+    tiles = parse_tiles("1234567m1234p55s")
+    row = [TileItem(t, (100 + 31 * k, 400, 130 + 31 * k, 440), 0.9) for k, t in enumerate(tiles)]
+    end = row[-1].box[2]
+    sliver = TileItem(Tile.S6, (end - 3, 400, end + 9, 440), 0.3)
+    assert HandRegions()([*row, sliver]).concealed[-1] is sliver
+
+
 def test_a_flower_left_of_a_meld_in_front_of_the_hand_is_a_flower() -> None:
     rng = np.random.default_rng(8)
     hand = layout_items(parse_tiles("123456789m1234p"), [], [], 0.0, 0.5, rng)
