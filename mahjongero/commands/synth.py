@@ -34,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     s.add_argument("--val-frac", type=float, default=0.1, help="share of scenes in the val split")
     s.add_argument("--start", type=int, default=0, help="first scene index (to extend a set)")
     s.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    s.add_argument("--deal", choices=["any", "rules"], default="any",
+                   help="any tile anywhere (default: the training renders), or as the scene's variant is "
+                        "played (no bonus tile held, melded or discarded; in Filipino every honour a flower)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_scenes)
 
@@ -65,7 +68,7 @@ def _scenes(args: argparse.Namespace) -> int:
         raise ValueError("--n must be >= 0")
     done = write_scenes(
         args.out, args.n, seed=args.seed, kind=args.kind, size=args.size, val_frac=args.val_frac,
-        workers=args.workers, quiet=args.quiet, start=args.start,
+        workers=args.workers, quiet=args.quiet, start=args.start, deal=args.deal,
     )
     print(f"{done} scenes rendered ({args.n - done} already there) in {args.out}; "
           f"data.yaml: {args.out.resolve() / 'data.yaml'}")

@@ -22,7 +22,7 @@ import numpy as np
 
 from engine.tiles import Tile
 from vision.synth.faces import FACE_H, FACE_W, NUM_STYLES, face_image, make_style
-from vision.synth.scenes import SceneResult, make_scene, render_scene
+from vision.synth.scenes import DEALS, SceneResult, make_scene, render_scene
 
 __all__ = [
     "DETECT_NAMES",
@@ -89,12 +89,12 @@ def sidecar(res: SceneResult, image_name: str) -> dict[str, Any]:
     return {"image": image_name, **res.meta, "names": DETECT_NAMES, "tiles": tiles}
 
 
-def _write_one(args: tuple[Path, int, int, str, tuple[int, int], float]) -> int:
-    out, seed, i, kind, size, val_frac = args
+def _write_one(args: tuple[Path, int, int, str, tuple[int, int], float, str]) -> int:
+    out, seed, i, kind, size, val_frac, deal = args
     img_p, lab_p, meta_p = scene_files(out, i, val_frac)
     if img_p.exists() and lab_p.exists() and meta_p.exists():
         return 0
-    res = render_scene(make_scene(seed, i, kind=kind, size=size))
+    res = render_scene(make_scene(seed, i, kind=kind, size=size, deal=deal))
     w, h = size
     lines = [label_line(lab["cls"], lab["box"], w, h) for lab in res.labels]
     for p in (img_p, lab_p, meta_p):
@@ -147,14 +147,18 @@ def write_scenes(
     workers: int = 1,
     quiet: bool = False,
     start: int = 0,
+    deal: str = "any",
 ) -> int:
-    """Write scenes ``start .. start+n-1``; returns how many were newly rendered."""
+    """Write scenes ``start .. start+n-1``; returns how many were newly rendered. ``deal``:
+    ``any`` tile anywhere, or by the variant's ``rules`` (``vision.synth.scenes.make_scene``)."""
     out.mkdir(parents=True, exist_ok=True)
     for split in ("train", "val"):
         for sub in ("images", "labels", "meta"):
             (out / sub / split).mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
-    jobs = [(out, seed, i, kind, size, val_frac) for i in range(start, start + n)]
+    if deal not in DEALS:
+        raise ValueError(f"unknown deal {deal!r}: use any or rules")
+    jobs = [(out, seed, i, kind, size, val_frac, deal) for i in range(start, start + n)]
     done = 0
     if workers > 1:
         import multiprocessing as mp

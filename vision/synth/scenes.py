@@ -27,13 +27,15 @@ from vision.synth.clutter import CLUTTER_STREAM, chairs, gadgets
 from vision.synth.faces import NUM_STYLES, Style, face_image, make_style
 from vision.synth.render import Box, Camera, Disc, Occluder, RenderResult, render, rot_z
 
-__all__ = ["Scene", "SceneResult", "make_scene", "render_scene", "tile_set", "KINDS", "VARIANTS"]
+__all__ = ["Scene", "SceneResult", "make_scene", "render_scene", "tile_set", "laid_aside", "KINDS", "VARIANTS", "DEALS"]
 
 KINDS = ("hand", "table")
 VARIANTS = ("filipino", "singapore", "vietnam", "american", "hongkong")
 Z = np.array([0.0, 0.0, 1.0])
 
 CodeSampler = Callable[[np.random.Generator, int], list[Tile]]
+Aside = Callable[[Tile], bool]
+DEALS = ("any", "rules")
 
 
 def tile_set(variant: str) -> list[Tile]:
@@ -191,6 +193,7 @@ class _Ctx:
     objects: list[Box | Disc]
     groups: list[dict[str, Any]]
     layers: list[tuple[float, tuple[int, int, int]]]
+    aside: Aside | None = None  # dealt by the variant's rules: what its tables lay aside
 
     def tile(
         self,
@@ -231,20 +234,40 @@ def _layers(style: Style) -> list[tuple[float, tuple[int, int, int]]]:
     return [(1 - style.back_frac, body), (style.back_frac, style.back_rgb)]  # type: ignore[list-item]
 
 
-def _draw(pool: list[Tile], rng: np.random.Generator, n: int) -> list[Tile]:
+def _draw(pool: list[Tile], rng: np.random.Generator, n: int, aside: Aside | None = None) -> list[Tile]:
+    """``n`` tiles taken from ``pool`` at random (fewer once it runs out), none that ``aside``
+    says a table lays aside."""
     out = []
     for _ in range(n):
-        if not pool:
+        free = range(len(pool)) if aside is None else [k for k, t in enumerate(pool) if not aside(t)]
+        if not free:
             break
-        out.append(pool.pop(int(rng.integers(len(pool)))))
+        out.append(pool.pop(free[int(rng.integers(len(free)))]))
     return out
 
 
-def _meld(pool: list[Tile], rng: np.random.Generator) -> tuple[str, list[Tile]] | None:
+def _is_bonus(tile: Tile) -> bool:
+    return tile.is_bonus
+
+
+def laid_aside(variant: str) -> Aside:
+    """The tiles a table of ``variant`` lays aside as they are drawn, never held, melded or
+    discarded: flowers, seasons, animals and royalty, and in Filipino every honour too
+    (Vietnamese and American jokers are held).
+
+    >>> laid_aside("filipino")(Tile.parse("5z")), laid_aside("singapore")(Tile.parse("5z"))
+    (True, False)
+    """
+    if variant == "filipino":
+        return lambda t: t.is_bonus or t.is_honor
+    return lambda t: t.is_bonus
+
+
+def _meld(pool: list[Tile], rng: np.random.Generator, aside: Aside | None = None) -> tuple[str, list[Tile]] | None:
     """Pick a meld kind and its tiles, taken from ``pool`` (None when the pool holds no
     meld): a set holds four of each tile, so a table never shows a fifth."""
     kind = str(rng.choice(["chow", "pung", "kang", "ckang"], p=[0.45, 0.33, 0.12, 0.1]))
-    playable = [t for t in pool if t < 34]
+    playable = [t for t in pool if t < 34 and not (aside and aside(t))]
     if not playable:
         return None
     t0 = playable[int(rng.integers(len(playable)))]
@@ -349,9 +372,9 @@ def _player(
     max_melds = (hand_size - 1) // 3
     n_melds = int(rng.choice(min(max_melds, 4) + 1, p=None))
     n_melds = min(n_melds, int(rng.integers(0, 4)))
-    melds = [m for m in (_meld(pool, rng) for _ in range(n_melds)) if m is not None]
+    melds = [m for m in (_meld(pool, rng, ctx.aside) for _ in range(n_melds)) if m is not None]
     n_melds = len(melds)
-    bonus = [t for t in pool if Tile.FLOWER1 <= t < Tile.THUNG or Tile.EMPEROR1 <= t < Tile.AMERICAN_JOKER]
+    bonus = [t for t in pool if (ctx.aside or _is_bonus)(t)]
     n_fl = int(rng.integers(0, 4)) if bonus else 0
     flowers = _draw(bonus, rng, n_fl)
     for f in flowers:
@@ -374,19 +397,20 @@ def _player(
 
 
 # --------------------------------------------------------------------------- scenes
-def _new_ctx(rng: np.random.Generator, style: Style) -> _Ctx:
+def _new_ctx(rng: np.random.Generator, style: Style, aside: Aside | None = None) -> _Ctx:
     H = float(rng.uniform(30, 40))
-    return _Ctx(rng, style, H * style.aspect, H, H * style.depth, [], [], _layers(style))
+    return _Ctx(rng, style, H * style.aspect, H, H * style.depth, [], [], _layers(style), aside)
 
 
 def _code_drawer(
-    pool: list[Tile], rng: np.random.Generator, sampler: CodeSampler | None
+    pool: list[Tile], rng: np.random.Generator, sampler: CodeSampler | None, aside: Aside | None = None
 ) -> Callable[[int], list[Tile]]:
     """``n`` codes a call: the sampler's, else tiles taken from the set's ``pool`` (fewer once
-    it runs out: a table shows no more of a tile than its set holds)."""
+    it runs out: a table shows no more of a tile than its set holds), none that ``aside``
+    says its tables lay aside."""
     if sampler is not None:
         return lambda n: sampler(rng, n)
-    return lambda n: _draw(pool, rng, n)
+    return lambda n: _draw(pool, rng, n, aside)
 
 
 def _pool(rng: np.random.Generator, variant: str) -> list[Tile]:
@@ -394,10 +418,10 @@ def _pool(rng: np.random.Generator, variant: str) -> list[Tile]:
 
 
 def _hand_scene(rng: np.random.Generator, style: Style, size: tuple[int, int], variant: str,
-                sampler: CodeSampler | None) -> tuple[_Ctx, Camera, float]:
-    ctx = _new_ctx(rng, style)
+                sampler: CodeSampler | None, aside: Aside | None = None) -> tuple[_Ctx, Camera, float]:
+    ctx = _new_ctx(rng, style, aside)
     pool = _pool(rng, variant)
-    draw = _code_drawer(pool, rng, sampler)
+    draw = _code_drawer(pool, rng, sampler, aside)
     hand_size = 16 if variant in ("filipino",) else 13
     pose = str(rng.choice(["stand", "up", "tilt"], p=[0.45, 0.4, 0.15]))
     tilt = float(rng.uniform(0, 0.25)) if pose == "stand" else float(rng.uniform(0.6, 1.1))
@@ -502,10 +526,10 @@ def _die_face(n: int) -> np.ndarray:
 
 
 def _table_scene(rng: np.random.Generator, style: Style, size: tuple[int, int], variant: str,
-                 sampler: CodeSampler | None) -> tuple[_Ctx, Camera, float]:
-    ctx = _new_ctx(rng, style)
+                 sampler: CodeSampler | None, aside: Aside | None = None) -> tuple[_Ctx, Camera, float]:
+    ctx = _new_ctx(rng, style, aside)
     pool = _pool(rng, variant)
-    draw = _code_drawer(pool, rng, sampler)
+    draw = _code_drawer(pool, rng, sampler, aside)
     W, H, T = ctx.W, ctx.H, ctx.T
     stacks = 18 if variant in ("filipino", "vietnam", "singapore") else 17
     wall_half = stacks * W / 2 + H / 2 + float(rng.uniform(0, 10))
@@ -689,9 +713,16 @@ def make_scene(
     sampler: CodeSampler | None = None,
     style: int | None = None,
     styles: int = NUM_STYLES,
+    deal: str = "any",
 ) -> Scene:
     """Lay out scene ``index`` of ``seed`` (``kind``: hand, table or mixed); its set design is
-    ``style``, or drawn from styles ``0..styles-1``."""
+    ``style``, or drawn from styles ``0..styles-1``. ``deal``: ``any`` puts any tile of the set
+    anywhere (the training renders: bonus tiles discarded, Filipino honours held and melded),
+    ``rules`` as the scene's variant is played (``laid_aside``: bonus tiles only among a
+    player's flowers); the same seed lays out the same table either way until the first tile
+    is dealt."""
+    if deal not in DEALS:
+        raise ValueError(f"unknown deal {deal!r}: use any or rules")
     rng = np.random.default_rng([seed, index])
     if kind == "mixed":
         kind = "hand" if rng.random() < 0.55 else "table"
@@ -700,7 +731,7 @@ def make_scene(
     st = make_style(int(rng.integers(styles)) if style is None else style)
     variant = str(rng.choice(VARIANTS, p=[0.35, 0.2, 0.2, 0.1, 0.15]))
     builder = _hand_scene if kind == "hand" else _table_scene
-    ctx, cam, mm_px = builder(rng, st, size, variant, sampler)
+    ctx, cam, mm_px = builder(rng, st, size, variant, sampler, laid_aside(variant) if deal == "rules" else None)
     if kind == "hand":
         cam = _askew(cam, np.random.default_rng([seed, index, 1]))  # own stream: other draws stay
     table_half = max((float(np.abs(o.center[:2]).max()) for o in ctx.objects), default=300.0) + float(rng.uniform(40, 220))

@@ -9,7 +9,7 @@ import pytest
 
 from engine.tiles import Tile
 from vision.synth.render import Box
-from vision.synth.scenes import STEEP_ROLL_SHARE, make_scene, render_scene, tile_set
+from vision.synth.scenes import STEEP_ROLL_SHARE, laid_aside, make_scene, render_scene, tile_set
 
 SIZE = (480, 360)
 CASES = [("hand", 0), ("hand", 1), ("table", 2), ("table", 3), ("mixed", 4)]
@@ -103,6 +103,38 @@ def test_a_scene_shows_no_more_of_a_tile_than_its_set_holds(kind: str) -> None:
         assert sum(shown.values()) > 13
         over = {str(t): n for t, n in shown.items() if n > held[t]}
         assert not over, f"scene {i} ({sc.variant}) shows more than its set holds: {over}"
+
+
+def _shown(sc) -> list[tuple[str, Tile]]:  # noqa: ANN001 - a Scene
+    """(region, code) of every tile laid face up or stood in a hand (the walls' codes are never seen)."""
+    return [(o.label["region"], Tile.parse(o.label["code"])) for o in sc.objects
+            if isinstance(o, Box) and o.label and o.label["region"] != "wall"]
+
+
+@pytest.mark.parametrize("kind", ["hand", "table"])
+def test_dealt_by_the_rules_a_bonus_tile_is_only_ever_a_flower(kind: str) -> None:
+    # a table lays flowers, seasons, animals and royalty aside as they are drawn, and in
+    # Filipino every honour too; dealt "any", half the rendered hand photos discard one
+    plain = ruled = 0
+    for i in range(12):
+        for deal in ("any", "rules"):
+            sc = make_scene(7, i, kind=kind, size=SIZE, deal=deal)
+            aside = laid_aside(sc.variant)
+            wrong = [(r, str(t)) for r, t in _shown(sc) if aside(t) and r != "flower"]
+            plain += deal == "any" and bool(wrong)
+            ruled += deal == "rules" and bool(wrong)
+            if deal == "rules":
+                assert not wrong, f"scene {i} ({sc.variant}): {wrong}"
+                assert any(r == "hand" for r, _ in _shown(sc))
+    assert plain >= 3 and ruled == 0
+
+
+def test_the_deal_changes_no_variant_or_set_design_and_an_unknown_one_is_an_error() -> None:
+    for i in range(6):
+        a, b = make_scene(9, i, size=SIZE), make_scene(9, i, size=SIZE, deal="rules")
+        assert (a.variant, a.style, a.kind) == (b.variant, b.style, b.kind)
+    with pytest.raises(ValueError, match="'fair'"):
+        make_scene(0, 0, deal="fair")
 
 
 def test_table_scene_has_every_region_and_seat() -> None:
