@@ -12,6 +12,12 @@ and by the whole tile) or the shipped models' (``--reader models``, which also c
 hands named right). Real photos: ``benchmarks/bench_real_photos.py``.
 
     .venv/bin/python benchmarks/bench_hand_regions.py [--n 300] [--seed 4062] [--reader truth|models] [--why]
+        [--deal rules|any]
+
+Since stop 34 the scenes are dealt as their variant is played (``--deal rules``): the
+training renders deal any tile anywhere, and half their hand photos discard a flower or (in
+Filipino, where every honour is one) an honour, which no table does and which a reading then
+takes for the hand's flower. ``--deal any`` gives the figures of the renders before.
 
 ``--why`` also counts the photos by what their reading gets wrong (``faults``).
 """
@@ -130,6 +136,9 @@ def main() -> None:
                    "(default: each scene's own; a variant the engine does not play: flowers and seasons)")
     p.add_argument("--reader", choices=("truth", "models"), default="truth")
     p.add_argument("--why", action="store_true", help="also count the photos by what their reading gets wrong")
+    p.add_argument("--deal", choices=("rules", "any"), default="rules",
+                   help="the scenes dealt as their variant is played (default: no bonus tile held, melded or "
+                        "discarded), or any tile anywhere as the training renders are (the figures until stop 34)")
     args = p.parse_args()
     from vision.synth.dataset import write_scenes
     from vision.training.datasets import face_box_scenes
@@ -144,7 +153,7 @@ def main() -> None:
     why: dict[str, Counter[str]] = {name: Counter() for name in tally}
     with tempfile.TemporaryDirectory() as tmp:
         whole, faces = Path(tmp) / "whole", Path(tmp) / "faces"
-        write_scenes(whole, args.n, seed=args.seed, kind="hand", val_frac=1.0, workers=2, quiet=True)
+        write_scenes(whole, args.n, seed=args.seed, kind="hand", val_frac=1.0, workers=2, quiet=True, deal=args.deal)
         face_box_scenes(whole, faces)
         for name, root in (("face boxes", faces), ("whole-tile boxes", whole)):
             if reader is not None and name != "face boxes":
@@ -166,7 +175,7 @@ def main() -> None:
     for name, (held, in_place, named) in tally.items():
         if reader is not None and name != "face boxes":
             continue
-        print(f"{args.reader} detections, {name}: of {args.n} rendered hand scenes (seed {args.seed}), the hand "
+        print(f"{args.reader} detections, {name}: of {args.n} rendered hand scenes (seed {args.seed}, dealt {args.deal}), the hand "
               f"read holds exactly seat 0's hand, meld and flower tiles in {held}, puts each in its place "
               f"(concealed row, each meld, flowers) in {in_place}"
               + (f", and names them all right in {named}" if reader is not None else ""))

@@ -434,18 +434,18 @@ class HandRegions:
     # (0.4 of a tile on rendered photo 8 of seed 4063), and three straight flowers beat it.
     # With it, a long run of called melds is no hand (_meld_like) and a row of melds and
     # flowers makes no photo refused: rendered hand photos read with each tile in its place
-    # (benchmarks/bench_hand_regions.py, face boxes, seeds 4062 / 4063 / 4064 / 4065, the last
-    # never looked at before the rules were set) 163 / 183 / 167 / 162 -> 178 / 192 / 176 /
-    # 174 of 300, the shipped models' boxes 98 / 112 / 106 / 97 -> 104 / 118 / 117 / 107; the
-    # real photos as before (36 of 45, 79 of 113)
+    # (benchmarks/bench_hand_regions.py --deal any, face boxes, seeds 4062 / 4063 / 4064 /
+    # 4065, the last never looked at before the rules were set) 163 / 183 / 167 / 162 -> 178
+    # / 192 / 176 / 174 of 300, the shipped models' boxes 98 / 112 / 106 / 97 -> 104 / 118 /
+    # 117 / 107; the real photos as before (36 of 45, 79 of 113)
     bow: float | None = 0.5
     # a weak box centred within this share of a row's step from its neighbour, mostly over
     # it, is a second box of that tile and dropped (see second_boxes), since stop 34: the
-    # shipped models' boxes of rendered hand photos (bench_hand_regions.py --reader models,
-    # seeds 4062-4064 chosen on, 4065 and 4066 the checks) held / in place / named right
-    # 109/104/47, 122/118/52, 122/117/59, 113/107/42, 116/113/59 -> 126/120/58, 147/143/67,
-    # 140/134/65, 130/120/50, 144/139/74 of 300; real validation photos 36 -> 37 of 45,
-    # training photos 79 as before (a sliver of a tile cut by the photo's edge is kept)
+    # shipped models' boxes of rendered hand photos (bench_hand_regions.py --reader models
+    # --deal any; seeds 4062-4064 chosen on, 4065 and 4066 the checks) held / in place /
+    # named right 109/104/47, 122/118/52, 122/117/59, 113/107/42, 116/113/59 -> 126/120/58,
+    # 147/143/67, 140/134/65, 130/120/50, 144/139/74 of 300; real validation photos 36 -> 37
+    # of 45, training photos 79 as before (a sliver of a tile cut by the photo's edge is kept)
     double_step: float | None = 0.65
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
