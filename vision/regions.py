@@ -45,6 +45,7 @@ __all__ = [
     "fit_lines",
     "Row",
     "HandRegions",
+    "second_boxes",
     "TableLayout",
     "TableRegions",
     "SteadyRegions",
@@ -531,12 +532,20 @@ class HandRegions:
         steps = np.diff(run.proj)
         limit = strict * self.straight * long_side
         straight = float(np.abs(off - off.mean()).max()) <= limit
-        x = (run.proj - run.proj.mean()) / long_side  # centred and in tiles: a well-posed fit
-        if not straight and may_bow and self.bow is not None and len(run) >= 5 and float(np.ptp(x)) >= 1:
-            bowed = np.polyval(np.polyfit(x, off, 2), x)
-            line = np.polyval(np.polyfit(x, off, 1), x)
-            straight = float(np.abs(off - bowed).max()) <= limit and float(np.abs(bowed - line).max()) <= self.bow * long_side
+        if not straight and may_bow and self.bow is not None and len(run) >= 5:
+            straight = self._on_a_bow(run.proj, off, limit, self.bow * long_side, long_side)
         return straight and float(steps.std()) <= strict * self.even * max(float(steps.mean()), 1e-6)
+
+    @staticmethod
+    def _on_a_bow(along: np.ndarray, off: np.ndarray, limit: float, depth: float, long_side: float) -> bool:
+        """Whether the centres (``along`` the row, ``off`` it) lie within ``limit`` of a
+        parabola bending at most ``depth`` from its chord (and spread over a tile at least)."""
+        x = (along - along.mean()) / long_side  # centred and in tiles: a well-posed fit
+        if float(np.ptp(x)) < 1:
+            return False
+        bowed = np.polyval(np.polyfit(x, off, 2), x)
+        line = np.polyval(np.polyfit(x, off, 1), x)
+        return float(np.abs(off - bowed).max()) <= limit and float(np.abs(bowed - line).max()) <= depth
 
     @staticmethod
     def _all_melds(run: Row, aside: Callable[[Tile], bool]) -> bool:
