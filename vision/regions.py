@@ -448,6 +448,13 @@ class HandRegions:
     # 147/143/67, 140/134/65, 130/120/50, 144/139/74 of 300; real validation photos 36 -> 37
     # of 45, training photos 79 as before (a sliver of a tile cut by the photo's edge is kept)
     double_step: float | None = 0.65
+    # a lone flower this close to a tile of the hand (× tile length) is its flower (1.6 until
+    # stop 34): a table discards no flower, so a bonus tile by the hand is the hand's. On
+    # rendered hand photos dealt by the rules (bench_hand_regions.py), the shipped models'
+    # boxes, in place: seeds 4062-4064 (chosen on: 2.0 / 2.2 / 2.5 within a photo of each
+    # other) 128 / 153 / 130 -> 131 / 153 / 132, checks 4065 / 4066 / 4067 125 / 152 / 127 ->
+    # 128 / 152 / 128 of 300; the real photos as before
+    flower_reach: float = 2.2
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
@@ -609,11 +616,11 @@ class HandRegions:
             runs = [r for r in runs if r is not a and r is not b] + [both]
         return runs
 
-    @staticmethod
-    def _beside(run: Row, hand: Row, melds: list[MeldReading], long_side: float) -> bool:
-        """A lone flower counts when it lies by the hand or on the line of the melds."""
+    def _beside(self, run: Row, hand: Row, melds: list[MeldReading], long_side: float) -> bool:
+        """A lone flower counts when it lies by the hand (within ``flower_reach`` tile
+        lengths of a tile of it) or on the line of the melds."""
         c = _centres(run.items)[0]
-        near = np.min(np.hypot(*(_centres(hand.items) - c).T)) < 1.6 * long_side
+        near = np.min(np.hypot(*(_centres(hand.items) - c).T)) < self.flower_reach * long_side
         normal = np.array([-hand.direction[1], hand.direction[0]])
         meld_pts = _centres([i for m in melds for i in m.items])
         on_line = bool(len(meld_pts)) and float(np.min(np.abs((meld_pts - c) @ normal))) < 0.4 * long_side \
@@ -690,7 +697,7 @@ class HandRegions:
             pieces = _split_melds([run.items[k] for k in keep], [bool(turned[k]) for k in keep])
             gap = float(np.min(np.hypot(*(_centres(hand.items)[:, None, :] - pts[None]).transpose(2, 0, 1))))
             if not any(_valid(p) for p in pieces) and gap > self.meld_reach * long_side:
-                others.extend(run.items)  # no meld, and not right by the hand: tiles lying about
+                others.extend(run.items[k] for k in keep)  # no meld, and not right by the hand: tiles lying about
                 continue
             # a misread meld by the hand stays for the player to correct; face-down tiles that
             # form no concealed kang are no meld to correct (the wall, a stack behind the row)

@@ -350,6 +350,18 @@ def test_a_tile_cut_by_the_photo_edge_at_the_row_end_is_kept() -> None:
     assert HandRegions()([*row, sliver]).concealed[-1] is sliver
 
 
+@pytest.mark.parametrize("tiles_away,hands", [(1.2, True), (2.0, True), (3.0, False)])
+def test_a_lone_flower_by_the_hand_is_its_flower(tiles_away: float, hands: bool) -> None:
+    # no table discards a flower: one lying two tile lengths from the hand (where the
+    # discards begin) is the hand's; until stop 34 only within 1.6
+    tiles = parse_tiles("123456789m1234p")
+    row = [TileItem(t, (100 + 31 * k, 400, 130 + 31 * k, 440), 0.9) for k, t in enumerate(tiles)]
+    y = 420 + tiles_away * H  # centre below the row's middle tile
+    flower = TileItem(Tile.parse("2f"), (100 + 31 * 7, y - H / 2, 130 + 31 * 7, y + H / 2), 0.9)
+    got = HandRegions()([*row, flower])
+    assert (got.flowers == (flower,)) is hands and (got.others == (flower,)) is not hands
+
+
 def test_a_flower_left_of_a_meld_in_front_of_the_hand_is_a_flower() -> None:
     rng = np.random.default_rng(8)
     hand = layout_items(parse_tiles("123456789m1234p"), [], [], 0.0, 0.5, rng)
