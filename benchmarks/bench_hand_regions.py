@@ -62,8 +62,8 @@ def placed(regions: HandRegions, dets: Detections, size: tuple[int, int], truth:
     it: the concealed row's in the concealed row, each meld's together in one meld, the
     flowers among the flowers. The scorer needs it (a concealed tile read as melded loses a
     concealed hand's points). A tile read as a flower that the variant's rules make one
-    counts wherever it lay: the renderer deals honours into Filipino hands and melds, where
-    every honour is a flower."""
+    counts wherever it lay: dealt ``any``, the renderer puts honours into Filipino hands and
+    melds, where every honour is a flower."""
     try:
         reading = regions(dets, size)
     except ValueError:
