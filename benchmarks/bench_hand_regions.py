@@ -30,43 +30,48 @@ import json
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.tiles import Tile  # noqa: E402
 from vision.detections import Detections, box_iou  # noqa: E402
 from vision.evaluation import hand_read_exactly  # noqa: E402
 from vision.pipeline import _is_bonus, load_ruleset  # noqa: E402
+from vision.readings import HandReading  # noqa: E402
 from vision.regions import HandRegions  # noqa: E402
 from vision.scripted import labels_to_detections  # noqa: E402
 
 
-def exact(regions: HandRegions, dets: Detections, size: tuple[int, int], own: np.ndarray,
-          codes: list[int]) -> tuple[bool, bool]:
-    """Whether the reading holds exactly the ``own`` boxes, and names them all right too."""
+def read(regions: HandRegions, dets: Detections, size: tuple[int, int]) -> HandReading | None:
+    """The hand ``regions`` read from ``dets``; None when the photo is refused (no tiles, two
+    hands). Read once a photo, and judged by ``exact``, ``placed`` and ``faults``."""
     try:
-        reading = regions(dets, size)
-    except ValueError:  # no tiles, two hands: the photo is refused
-        return False, False
-    return hand_read_exactly(reading, own, codes)
+        return regions(dets, size)
+    except ValueError:
+        return None
+
+
+def exact(reading: HandReading | None, own: np.ndarray, codes: list[int]) -> tuple[bool, bool]:
+    """Whether the reading holds exactly the ``own`` boxes, and names them all right too."""
+    return hand_read_exactly(reading, own, codes) if reading is not None else (False, False)
 
 
 OWN = ("hand", "meld", "flower")  # seat 0's regions: the photographer's hand
 
 
-def placed(regions: HandRegions, dets: Detections, size: tuple[int, int], truth: Detections,
+def placed(reading: HandReading | None, is_bonus: Callable[[Tile], bool], truth: Detections,
            labels: list[dict]) -> bool:
     """Whether the reading holds exactly seat 0's tiles and puts each where the renderer laid
     it: the concealed row's in the concealed row, each meld's together in one meld, the
     flowers among the flowers. The scorer needs it (a concealed tile read as melded loses a
     concealed hand's points). A tile read as a flower that the variant's rules make one
     counts wherever it lay: dealt ``any``, the renderer puts honours into Filipino hands and
-    melds, where every honour is a flower."""
-    try:
-        reading = regions(dets, size)
-    except ValueError:
+    melds, where every honour is a flower (``is_bonus``: the variant's rules)."""
+    if reading is None:
         return False
     mine = np.array([lab["seat"] == 0 and lab["region"] in OWN for lab in labels], bool)
     if not hand_read_exactly(reading, truth.xyxy[mine], [])[0]:
@@ -77,7 +82,7 @@ def placed(regions: HandRegions, dets: Detections, size: tuple[int, int], truth:
     read: dict[int, set[int]] = {}
     for k, j in zip(np.flatnonzero(mine), box_iou(truth.xyxy[mine], boxes).argmax(1), strict=True):
         item, region, group = items[j]
-        if region == "flower" and regions.is_bonus(item.tile):
+        if region == "flower" and is_bonus(item.tile):
             continue
         if region != labels[k]["region"]:
             return False
@@ -87,16 +92,14 @@ def placed(regions: HandRegions, dets: Detections, size: tuple[int, int], truth:
     return sorted(map(sorted, laid.values())) == sorted(map(sorted, read.values()))
 
 
-def faults(regions: HandRegions, dets: Detections, size: tuple[int, int], truth: Detections,
+def faults(reading: HandReading | None, is_bonus: Callable[[Tile], bool], truth: Detections,
            labels: list[dict]) -> set[str]:
     """What a reading gets wrong, by the renderer's regions: seat 0's tiles of a region left
     out ("meld left out": not read as the hand's, or not found), read in another of its
     regions ("hand read as meld"; a bonus tile read as a flower is in its place), and other
     tiles taken in ("discard taken in": read as the hand's, its melds or flowers), or a box
     that is no tile's; "refused"."""
-    try:
-        reading = regions(dets, size)
-    except ValueError:
+    if reading is None:
         return {"refused"}
     mine = [(i, region) for i, region, _ in reading.items() if region != "other"]
     iou = box_iou(truth.xyxy, np.array([i.box for i, _ in mine], np.float32).reshape(-1, 4))
@@ -109,7 +112,7 @@ def faults(regions: HandRegions, dets: Detections, size: tuple[int, int], truth:
         elif held and not own:
             out.add(f"{'other seat' if lab['region'] in OWN else lab['region']} taken in")
         elif held and (region := mine[match][1]) != lab["region"]:
-            if not (region == "flower" and regions.is_bonus(mine[match][0].tile)):
+            if not (region == "flower" and is_bonus(mine[match][0].tile)):
                 out.add(f"{lab['region']} read as {region}")
     if len(mine) and (iou.max(0, initial=0) < 0.5).any():
         out.add("box of no tile taken in")  # a second box of a tile, or of nothing
@@ -165,13 +168,13 @@ def main() -> None:
                 truth = labels_to_detections(labels)
                 mine = np.array([lab["seat"] == 0 and lab["region"] in ("hand", "meld", "flower") for lab in labels], bool)
                 dets = truth if reader is None else reader(load_image(root / "images" / "val" / side["image"]))
-                held, named = exact(regions, dets, (side["width"], side["height"]), truth.xyxy[mine],
-                                    truth.code[mine].tolist())
+                reading = read(regions, dets, (side["width"], side["height"]))
+                held, named = exact(reading, truth.xyxy[mine], truth.code[mine].tolist())
                 tally[name][0] += held
-                tally[name][1] += held and placed(regions, dets, (side["width"], side["height"]), truth, labels)
+                tally[name][1] += held and placed(reading, regions.is_bonus, truth, labels)
                 tally[name][2] += named
                 if args.why:
-                    why[name].update(faults(regions, dets, (side["width"], side["height"]), truth, labels))
+                    why[name].update(faults(reading, regions.is_bonus, truth, labels))
     for name, (held, in_place, named) in tally.items():
         if reader is not None and name != "face boxes":
             continue

@@ -12,7 +12,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_hand_regions import exact, faults, placed, regions_for  # noqa: E402
+from bench_hand_regions import exact, faults, placed, read, regions_for  # noqa: E402
 
 from engine.tiles import Tile, parse_tiles  # noqa: E402
 from vision.detections import Detections  # noqa: E402
@@ -29,10 +29,10 @@ def test_a_hand_is_read_exactly_only_with_all_its_tiles_and_nothing_else() -> No
     dets = _row(tiles)
     codes = [int(t) for t in tiles]
     regions = regions_for("filipino")
-    assert exact(regions, dets, (1000, 800), dets.xyxy, codes) == (True, True)
-    assert exact(regions, dets, (1000, 800), dets.xyxy, [*codes[:-1], int(Tile.M1)]) == (True, False)  # misnamed
-    assert exact(regions, dets, (1000, 800), dets.xyxy[:-1], codes[:-1]) == (False, False)  # a tile too many
-    assert exact(regions, dets[:0], (1000, 800), dets.xyxy, codes) == (False, False)  # nothing found: refused
+    assert exact(read(regions, dets, (1000, 800)), dets.xyxy, codes) == (True, True)
+    assert exact(read(regions, dets, (1000, 800)), dets.xyxy, [*codes[:-1], int(Tile.M1)]) == (True, False)  # misnamed
+    assert exact(read(regions, dets, (1000, 800)), dets.xyxy[:-1], codes[:-1]) == (False, False)  # a tile too many
+    assert exact(read(regions, dets[:0], (1000, 800)), dets.xyxy, codes) == (False, False)  # nothing found: refused
 
 
 def test_regions_for_a_variant_the_engine_does_not_play() -> None:
@@ -55,13 +55,13 @@ def test_faults_name_what_is_left_out_and_what_is_taken_in() -> None:
     dets = _row(tiles)
     labels = [{"seat": 0, "region": "hand"} for _ in tiles]
     regions = regions_for("filipino")
-    assert faults(regions, dets, (1000, 800), dets, labels) == set()
+    assert faults(read(regions, dets, (1000, 800)), regions.is_bonus, dets, labels) == set()
     discard = [*labels[:-1], {"seat": None, "region": "discard"}]  # the row's last tile is a discard
-    assert faults(regions, dets, (1000, 800), dets, discard) == {"discard taken in"}
-    assert faults(regions, dets[:-3], (1000, 800), dets, labels) == {"hand left out"}  # three not found
-    assert faults(regions, dets[:0], (1000, 800), dets, labels) == {"refused"}
+    assert faults(read(regions, dets, (1000, 800)), regions.is_bonus, dets, discard) == {"discard taken in"}
+    assert faults(read(regions, dets[:-3], (1000, 800)), regions.is_bonus, dets, labels) == {"hand left out"}  # three not found
+    assert faults(read(regions, dets[:0], (1000, 800)), regions.is_bonus, dets, labels) == {"refused"}
     shifted = Detections(dets.xyxy + [[15, 0, 15, 0]], dets.confidence, dets.face_up).with_codes(dets.code, dets.code_confidence)
-    assert "box of no tile taken in" in faults(regions, shifted, (1000, 800), dets, labels)  # boxes half a tile off
+    assert "box of no tile taken in" in faults(read(regions, shifted, (1000, 800)), regions.is_bonus, dets, labels)  # boxes half a tile off
 
 
 def test_a_small_run_says_why_when_asked() -> None:
@@ -78,11 +78,11 @@ def test_a_hand_is_in_place_only_with_each_tile_in_its_region() -> None:
     hand = [{"seat": 0, "region": "hand", "group": None} for _ in tiles[:-3]]
     pung = [{"seat": 0, "region": "meld", "group": 1} for _ in tiles[-3:]]
     regions = regions_for("singapore")
-    assert placed(regions, dets, (1000, 800), dets, hand + pung)
-    assert not placed(regions, dets, (1000, 800), dets, [*hand[:-1], pung[0], *pung])  # 3p laid in the meld
-    assert not placed(regions, dets, (1000, 800), dets, hand + [{**lab, "group": k} for k, lab in enumerate(pung)])
-    assert not placed(regions, dets[:-1], (1000, 800), dets, hand + pung)  # a 5s not found
-    assert faults(regions, dets, (1000, 800), dets, [*hand[:-1], pung[0], *pung]) == {"meld read as hand"}
+    assert placed(read(regions, dets, (1000, 800)), regions.is_bonus, dets, hand + pung)
+    assert not placed(read(regions, dets, (1000, 800)), regions.is_bonus, dets, [*hand[:-1], pung[0], *pung])  # 3p laid in the meld
+    assert not placed(read(regions, dets, (1000, 800)), regions.is_bonus, dets, hand + [{**lab, "group": k} for k, lab in enumerate(pung)])
+    assert not placed(read(regions, dets[:-1], (1000, 800)), regions.is_bonus, dets, hand + pung)  # a 5s not found
+    assert faults(read(regions, dets, (1000, 800)), regions.is_bonus, dets, [*hand[:-1], pung[0], *pung]) == {"meld read as hand"}
 
 
 def test_a_tile_the_rules_make_a_flower_is_in_place_among_the_flowers() -> None:
@@ -92,6 +92,7 @@ def test_a_tile_the_rules_make_a_flower_is_in_place_among_the_flowers() -> None:
     dets.xyxy[-3:, [1, 3]] += 60
     labels = [{"seat": 0, "region": "hand", "group": None} for _ in tiles[:-3]]
     labels += [{"seat": 0, "region": "meld", "group": 1} for _ in tiles[-3:]]
-    assert placed(regions_for("filipino"), dets, (1000, 800), dets, labels)
-    assert faults(regions_for("filipino"), dets, (1000, 800), dets, labels) == set()
-    assert placed(regions_for("singapore"), dets, (1000, 800), dets, labels)  # a pung of red dragons there
+    filipino, singapore = regions_for("filipino"), regions_for("singapore")
+    assert placed(read(filipino, dets, (1000, 800)), filipino.is_bonus, dets, labels)
+    assert faults(read(filipino, dets, (1000, 800)), filipino.is_bonus, dets, labels) == set()
+    assert placed(read(singapore, dets, (1000, 800)), singapore.is_bonus, dets, labels)  # a pung of red dragons there
