@@ -22,7 +22,7 @@ import numpy as np
 
 from engine.tiles import Tile
 from vision.synth.faces import FACE_H, FACE_W, NUM_STYLES, face_image, make_style
-from vision.synth.scenes import DEALS, SceneResult, make_scene, render_scene
+from vision.synth.scenes import SceneResult, check_deal, make_scene, render_scene
 
 __all__ = [
     "DETECT_NAMES",
@@ -151,13 +151,12 @@ def write_scenes(
 ) -> int:
     """Write scenes ``start .. start+n-1``; returns how many were newly rendered. ``deal``:
     ``any`` tile anywhere, or by the variant's ``rules`` (``vision.synth.scenes.make_scene``)."""
+    check_deal(deal)  # before any folder is made
     out.mkdir(parents=True, exist_ok=True)
     for split in ("train", "val"):
         for sub in ("images", "labels", "meta"):
             (out / sub / split).mkdir(parents=True, exist_ok=True)
     write_data_yaml(out)
-    if deal not in DEALS:
-        raise ValueError(f"unknown deal {deal!r}: use any or rules")
     jobs = [(out, seed, i, kind, size, val_frac, deal) for i in range(start, start + n)]
     done = 0
     if workers > 1:

@@ -27,7 +27,7 @@ from vision.synth.clutter import CLUTTER_STREAM, chairs, gadgets
 from vision.synth.faces import NUM_STYLES, Style, face_image, make_style
 from vision.synth.render import Box, Camera, Disc, Occluder, RenderResult, render, rot_z
 
-__all__ = ["Scene", "SceneResult", "make_scene", "render_scene", "tile_set", "laid_aside", "KINDS", "VARIANTS", "DEALS"]
+__all__ = ["Scene", "SceneResult", "make_scene", "render_scene", "tile_set", "laid_aside", "check_deal", "KINDS", "VARIANTS", "DEALS"]
 
 KINDS = ("hand", "table")
 VARIANTS = ("filipino", "singapore", "vietnam", "american", "hongkong")
@@ -250,6 +250,12 @@ def _is_bonus(tile: Tile) -> bool:
     return tile.is_bonus
 
 
+def check_deal(deal: str) -> None:
+    """A ``ValueError`` naming ``deal`` unless it is one of ``DEALS``."""
+    if deal not in DEALS:
+        raise ValueError(f"unknown deal {deal!r}: use any or rules")
+
+
 def laid_aside(variant: str) -> Aside:
     """The tiles a table of ``variant`` lays aside as they are drawn, never held, melded or
     discarded: flowers, seasons, animals and royalty, and in Filipino every honour too
@@ -260,7 +266,7 @@ def laid_aside(variant: str) -> Aside:
     """
     if variant == "filipino":
         return lambda t: t.is_bonus or t.is_honor
-    return lambda t: t.is_bonus
+    return _is_bonus
 
 
 def _meld(pool: list[Tile], rng: np.random.Generator, aside: Aside | None = None) -> tuple[str, list[Tile]] | None:
@@ -721,8 +727,7 @@ def make_scene(
     ``rules`` as the scene's variant is played (``laid_aside``: bonus tiles only among a
     player's flowers); the same seed lays out the same table either way until the first tile
     is dealt."""
-    if deal not in DEALS:
-        raise ValueError(f"unknown deal {deal!r}: use any or rules")
+    check_deal(deal)
     rng = np.random.default_rng([seed, index])
     if kind == "mixed":
         kind = "hand" if rng.random() < 0.55 else "table"
