@@ -412,7 +412,7 @@ class HandRegions:
 
     is_bonus: Callable[[Tile], bool] = _default_is_bonus
     group_gap: float = 0.12  # a gap wider than this (× tile width) separates groups
-    drawn_gap: float = 2.5  # the drawn tile may sit this far (× tile width) from the row
+    drawn_gap: float = 2.5  # the drawn tile (or a lone first one) may sit this far (× tile width) from the row
     near: float = 2.6  # groups farther than this (× tile height) from the hand are not its
     hand_min: int = 7  # a run this long of upright tiles is a concealed row
     meld_reach: float = 1.8  # a group that forms no meld counts only this close (× tile height)
@@ -455,6 +455,17 @@ class HandRegions:
     # other) 128 / 153 / 130 -> 131 / 153 / 132, checks 4065 / 4066 / 4067 125 / 152 / 127 ->
     # 128 / 152 / 128 of 300; the real photos as before
     flower_reach: float = 2.2
+    # a lone tile just before the row's start is its first (set apart by a gap, or the rest
+    # of the row hidden by an arm), and a lone tile at either end counts on the line of the
+    # row's last four tiles there as well as on its fitted line (the drawn tile only, on the
+    # fitted line only, until stop 35: a bowed or slanting row's end bends away from it).
+    # Rules-dealt renders (bench_hand_regions.py), held / in place of 300, seeds 4062-4066
+    # (looked at): face boxes 207/195 211/199, 213/207 219/213, 198/186 206/193, 207/188
+    # 214/193, 219/214 220/215; the models' 138/131 142/134, 158/153 162/157, 144/132
+    # 150/138, 140/128 140/128, 159/152 161/154; checks 4067-4069 face boxes 203/188
+    # 207/191, 213/203 216/207, 214/203 217/206, models 138/128 140/130, 151/142 154/145,
+    # 153/147 155/149; the real photos as before (37 of 45, 79 of 113)
+    lone_first: bool = True
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
@@ -481,7 +492,9 @@ class HandRegions:
         hand_run = self._join_collinear(hand_run, runs, short, long_side)
         runs = self._mend_melds(runs, hand_run.direction)
         concealed = list(hand_run.items)
-        concealed += self._drawn_tile(hand_run, runs, short)
+        concealed += self._lone_by_end(hand_run, runs, short)  # the tile drawn last
+        if self.lone_first:
+            concealed = self._lone_by_end(hand_run, runs, short, last=False) + concealed
         if tier is not None:  # the far tier reads first, as a player reads a rack of two
             concealed = [*tier.items, *concealed] if tier.offset < hand_run.offset else [*concealed, *tier.items]
         melds, flowers, others = self._groups(hand_run, runs, short, long_side)
@@ -627,18 +640,27 @@ class HandRegions:
             and float(np.min(np.hypot(*(meld_pts - c).T))) < 6 * long_side
         return bool(near) or on_line
 
-    def _drawn_tile(self, hand: Row, runs: list[Row], short: float) -> list[TileItem]:
-        """A lone tile on the hand's line, just past its end: the tile drawn last."""
+    def _lone_by_end(self, hand: Row, runs: list[Row], short: float, last: bool = True) -> list[TileItem]:
+        """A lone face-up tile just past the hand's end (``last``: the tile drawn last) or
+        before its start (the row's first tile set apart by a gap or an arm across it), on
+        the row's fitted line or on the line of its last few tiles at that end: a row bowed
+        by a wide lens, or seen at a slant, bends away from its fitted line at the ends."""
         if len(hand) < 2:
             return []
-        end = hand.proj[-1] + hand.along[-1] / 2
+        sign, k = (1.0, -1) if last else (-1.0, 0)
+        edge = sign * float(hand.proj[k]) + float(hand.along[k]) / 2  # the end, measured outwards
         normal = np.array([-hand.direction[1], hand.direction[0]])
+        ends = _centres(hand.items)[-4:] if last else _centres(hand.items)[:4][::-1]  # towards the end
+        bent = (ends[-1] - ends[0]) / max(float(np.hypot(*(ends[-1] - ends[0]))), 1e-9)
+        tol = 0.3 * float(np.median(hand.across))
         for r in runs:
             if len(r) != 1 or not r.items[0].face_up or self.is_bonus(r.items[0].tile):
                 continue
             c = np.array(r.items[0].centre)
-            along, across = float(c @ hand.direction), abs(float(c @ normal) - hand.offset)
-            if 0 < along - end < self.drawn_gap * short + r.along[0] and across < 0.3 * float(np.median(hand.across)):
+            past = sign * float(c @ hand.direction) - edge
+            across = abs(float(c @ normal) - hand.offset)
+            off_bend = abs(float((c - ends[-1]) @ np.array([-bent[1], bent[0]])))
+            if 0 < past < self.drawn_gap * short + r.along[0] and min(across, off_bend) < tol:
                 runs.remove(r)
                 return list(r.items)
         return []

@@ -301,6 +301,31 @@ def test_a_row_bowed_by_perspective_beats_the_straight_flowers_before_it() -> No
     assert HandRegions(bow=None)(row + front).concealed != tuple(row)
 
 
+def test_the_drawn_tile_past_a_bowed_row_is_the_hands() -> None:
+    # a row of 13 stood close to a wide lens bows by 0.6 of a tile; the drawn tile, set a
+    # tile apart past its end, lies on the line of the row's last tiles and, as they do, off
+    # the straight line fitted through the whole row by more than a third of a tile
+    def box(k: float) -> tuple[float, float, float, float]:
+        y = 400 + 24 * (1 - ((k - 6) / 6) ** 2)
+        return (100 + 31 * k, y, 130 + 31 * k, y + H)
+    tiles = parse_tiles("11123456789999m")
+    row = [TileItem(t, box(k), 0.9) for k, t in enumerate(tiles[:13])]
+    drawn = TileItem(tiles[13], box(14.0), 0.9)
+    got = HandRegions()([*row, drawn])
+    assert [i.tile for i in got.concealed] == tiles and not got.others
+
+
+def test_a_lone_tile_just_before_the_row_is_its_first() -> None:
+    # an arm across the hand hides its second tile: the first lies alone, on the row's line
+    tiles = parse_tiles("123456789m1234p")
+    row = [TileItem(t, (100 + 31 * k, 400, 130 + 31 * k, 440), 0.9) for k, t in enumerate(tiles) if k != 1]
+    got = HandRegions()(row)
+    assert [i.tile for i in got.concealed] == [t for k, t in enumerate(tiles) if k != 1] and not got.others
+    assert HandRegions(lone_first=False)(row).others == (row[0],)  # until stop 35
+    far = [TileItem(tiles[0], (100 - 31 * 3, 400, 130 - 31 * 3, 440), 0.9), *row[1:]]  # three tiles off: a discard
+    assert HandRegions()(far).others == (far[0],)
+
+
 def test_a_row_of_melds_and_flowers_is_no_second_hand() -> None:
     # a hand of 10 with two pungs and three flowers laid touching in front of it, no tile
     # turned: nine upright tiles in a row, but melds, not a second hand
@@ -338,6 +363,7 @@ def test_a_weak_second_box_over_a_tile_is_not_a_tile_of_its_own() -> None:
     assert len(HandRegions(double_step=None)([*row, second]).concealed) == len(tiles) + 1  # before stop 34
     sure = TileItem(tiles[5], second.box, 0.6)  # a box the reading is surer of is kept
     assert len(HandRegions()([*row, sure]).concealed) == len(tiles) + 1
+
 
 
 def test_a_tile_cut_by_the_photo_edge_at_the_row_end_is_kept() -> None:
