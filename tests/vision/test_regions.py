@@ -365,6 +365,18 @@ def test_a_weak_second_box_over_a_tile_is_not_a_tile_of_its_own() -> None:
     assert len(HandRegions()([*row, sure]).concealed) == len(tiles) + 1
 
 
+def test_a_second_box_less_than_half_over_its_tile_is_dropped_unless_cut_by_the_edge() -> None:
+    # a weak box 0.48 over the 6th tile's, the rest off it: inside the picture the detector's
+    # second box of that tile; touching the picture's edge it may be a tile cut by the edge
+    # that its neighbour's box covers in part, and is kept
+    tiles = parse_tiles("1234567m1234p55s")
+    row = [TileItem(t, (100 + 31 * k, 400, 130 + 31 * k, 440), 0.9) for k, t in enumerate(tiles)]
+    second = TileItem(tiles[5], (100 + 31 * 5 + 12, 408, 130 + 31 * 5 + 12, 448), 0.3)  # 18 × 32 of 30 × 40 px over
+    inside = HandRegions()([*row, second], (1000, 800))
+    assert [i.tile for i in inside.concealed] == tiles
+    assert len(HandRegions()([*row, second]).concealed) == len(tiles) + 1  # size unknown: as if at the edge
+    assert len(HandRegions()([*row, second], (1000, 448)).concealed) == len(tiles) + 1  # on the bottom edge
+
 
 def test_a_tile_cut_by_the_photo_edge_at_the_row_end_is_kept() -> None:
     # the photo's edge leaves a sliver of the last tile: close to its neighbour's centre and
