@@ -87,7 +87,7 @@ def score_photo(args: argparse.Namespace, reader: Callable[[Any], Any] | None = 
 
 
 def _evaluate(args: argparse.Namespace, reading: Any, ruleset: Any, out: dict[str, Any], Seat: Any) -> int:  # noqa: N803
-    from vision.readings import ReadingError
+    from vision.readings import ReadingError, edge_note
 
     try:
         hand = reading.to_hand()
@@ -106,6 +106,8 @@ def _evaluate(args: argparse.Namespace, reading: Any, ruleset: Any, out: dict[st
     if size != ruleset.hand_size + 1:
         out["problem"] = (f"{size} tiles read; a {ruleset.name} hand has {ruleset.hand_size} "
                           f"(+1 to win)")
+        if size < ruleset.hand_size and (cut := reading.cut_by_edge()):
+            out["problem"] += "; " + edge_note(len(cut))
         return 1
     if not ruleset.is_complete(hand):
         out["problem"] = f"not a winning hand ({ruleset.shanten(hand)} from ready after a discard)"

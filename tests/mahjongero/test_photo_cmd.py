@@ -65,6 +65,22 @@ def test_no_tiles_and_two_hands(tmp_path) -> None:  # noqa: ANN001
         score_photo(args(path), reader=reader)
 
 
+def test_a_short_hand_at_the_photos_edge_says_part_may_be_outside(tmp_path, capsys) -> None:  # noqa: ANN001
+    from vision.detections import Detections
+
+    path, reader = shoot(tmp_path, "23m456p789s11z / [555s]^0 /")
+    full = reader(None)
+    row = full[full.xyxy[:, 1] < full.xyxy[:, 1].max() - 10]  # the concealed row: the meld out of the picture
+    boxes = row.xyxy.copy()
+    boxes[boxes[:, 0].argmin(), 0] = 0.0  # and its first tile reaching the photo's left edge
+    edge = Detections(boxes, row.confidence, row.face_up, row.code, row.code_confidence)
+    assert score_photo(args(path), reader=lambda im: edge) == 1
+    problem = json.loads(capsys.readouterr().out)["problem"]
+    assert problem.startswith("10 tiles read; a singapore hand has 13") and "1 tile by the hand reaches" in problem
+    assert score_photo(args(path), reader=lambda im: row) == 1  # nothing at the edge: nothing said
+    assert "edge" not in json.loads(capsys.readouterr().out)["problem"]
+
+
 def test_looks_like_photo() -> None:
     assert looks_like_photo("x.jpeg") and not looks_like_photo("123m [555p]")
 

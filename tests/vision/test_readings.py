@@ -97,3 +97,14 @@ def test_table_reading_items_and_check() -> None:
     assert table.seat(Seat.NORTH).concealed_count == 0
     checked = table.check(None)
     assert all(i.doubt for i in checked.discards)  # five 7p seen on the table
+
+
+def test_tiles_reaching_the_photos_edge() -> None:
+    row = tuple(TileItem(t, (30.0 * k, 30.0, 30.0 * k + 28, 70.0)) for k, t in enumerate(parse_tiles("123456789m1p")))
+    meld = MeldReading(tuple(TileItem(t, (400.0 + 30 * k, 60.0, 428.0 + 30 * k, 100.0))
+                             for k, t in enumerate(parse_tiles("555s"))))
+    far = TileItem(Tile.parse("9p"), (900.0, 0.0, 928.0, 40.0))  # a discard at the top edge, far off
+    near = TileItem(Tile.parse("9s"), (372.0, 60.0, 400.0, 100.0))  # by the hand, at the bottom edge
+    reading = HandReading(row, (meld,), (), (far, near), image_size=(1000, 100))
+    assert reading.cut_by_edge() == (row[0], *meld.items, near)  # the row's first at the left, the rest at the bottom
+    assert HandReading(row, (meld,), (), (far, near)).cut_by_edge() == ()  # the picture's size unknown

@@ -69,6 +69,13 @@ class PhotoReading:
             text += " / " + "".join(code(i) for i in self.bonus)
         return text
 
+    def cut_by_edge(self) -> list[int]:
+        """Indices of the tiles of the hand, or lying by it, that reach the photo's edge
+        (``vision.readings.cut_by_edge``): a hand read short may run outside the picture."""
+        from vision.readings import cut_by_edge
+
+        return cut_by_edge([t.box for t in self.tiles], [t.region for t in self.tiles], (self.width, self.height))
+
     def corrected(self, index: int, code: str) -> PhotoReading:
         """This reading with tile ``index`` replaced by ``code`` (checked)."""
         if not 0 <= index < len(self.tiles):

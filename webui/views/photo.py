@@ -126,9 +126,20 @@ def result(pid: str) -> str:
     except ValueError:
         presets = []
     return render_template("photo_result.html", pid=pid, reading=reading, has_image=bool(ext),
-                           analysis=analysis, problem=problem, variant=variant, options=options,
+                           analysis=analysis, problem=problem, edge=_edge_note(reading, analysis, ext),
+                           variant=variant, options=options,
                            query=urlencode(options), flags=SITUATION_FLAGS, hand_text=hand_text,
                            variants=s.rules.variants(), presets=presets)
+
+
+def _edge_note(reading: PhotoReading, analysis: Analysis | None, ext: str) -> str:
+    """A hand read short from a photo whose tiles by the hand reach its edge: say so."""
+    if not ext or analysis is None or analysis.kind != "wrong size" or analysis.tile_count >= (analysis.hand_size or 0):
+        return ""
+    from vision.readings import edge_note
+
+    cut = reading.cut_by_edge()
+    return f"{edge_note(len(cut))}. Take it again with the whole hand in view." if cut else ""
 
 
 @bp.get("/<pid>/image")

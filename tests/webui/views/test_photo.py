@@ -157,6 +157,19 @@ def test_wrong_size_and_unknown_variant(client: FlaskClient, token: str) -> None
     assert client.post("/photo/", data={"csrf_token": token, "hand": "123m", "variant": "x"}).status_code == 400
 
 
+@pytest.mark.parametrize("left", [0.0, 100.0])
+def test_a_short_hand_reaching_the_photos_edge_is_said(client: FlaskClient, token: str, reader: OracleReader,
+                                                        left: float) -> None:
+    # 12 tiles of a 16-tile hand, the first at the photo's left edge: the rest may be outside it
+    tiles = [ReadTile(code, (left + 31 * k, 300.0, left + 30 + 31 * k, 340.0), 0.9)
+             for k, code in enumerate(["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p"])]
+    data = reader.add(png_bytes(640 + int(left), 480), PhotoReading(640 + int(left), 480, tiles, list(range(12))))
+    page = verdict(client, upload(client, token, data).location)
+    assert "I see 12 tiles" in page
+    said = "1 tile by the hand reaches the photo&#39;s edge: part of the hand may be outside the picture" in page
+    assert said == (left == 0.0)
+
+
 def test_unknown_or_malicious_photo_ids(client: FlaskClient) -> None:
     assert client.get("/photo/AAAAAAAAAAAA").status_code == 400
     assert client.get("/photo/..%2F..%2Fetc%2Fpasswd").status_code in (400, 404)
