@@ -302,24 +302,24 @@ def cut_by_edge(boxes: Sequence[Box], regions: Sequence[str], size: tuple[int, i
     """
     width, height = size
     hand = [b for b, region in zip(boxes, regions, strict=True) if region == "hand"]
-    lengths = sorted(max(b[2] - b[0], b[3] - b[1]) for b in hand)
-    tile = lengths[len(lengths) // 2] if lengths else 0.0
-
-    def by_hand(b: Box) -> bool:  # its centre within reach of the box around the concealed row
-        x, y = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    if hand:  # the box around the concealed row, and its median tile length
         left, top = min(h[0] for h in hand), min(h[1] for h in hand)
         right, bottom = max(h[2] for h in hand), max(h[3] for h in hand)
-        return math.hypot(max(left - x, 0.0, x - right), max(top - y, 0.0, y - bottom)) < reach * tile
+        tile = sorted(max(h[2] - h[0], h[3] - h[1]) for h in hand)[len(hand) // 2]
+
+    def by_hand(b: Box) -> bool:
+        x, y = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        return bool(hand) and math.hypot(max(left - x, 0.0, x - right), max(top - y, 0.0, y - bottom)) < reach * tile
 
     return [k for k, (b, region) in enumerate(zip(boxes, regions, strict=True))
-            if min(b[0], b[1], width - b[2], height - b[3]) < margin and (region != "other" or (bool(hand) and by_hand(b)))]
+            if min(b[0], b[1], width - b[2], height - b[3]) < margin and (region != "other" or by_hand(b))]
 
 
 def edge_note(n: int) -> str:
     """What to tell a player whose hand reads short when ``n`` tiles by it reach the photo's
     edge (``cut_by_edge``). Of the rendered hand photos the shipped models read short, it was
     said of 874 of 1,122, and 789 of those hands had tiles outside the picture; of the real
-    photos read short, of 60 of 148, 35 of whose labelled hand rows reach the edge
+    photos read short, of 60 of 148, and 35 of those have a labelled hand tile at the edge
     (``models/README.md``, stop 35).
 
     >>> edge_note(2)
