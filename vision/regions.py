@@ -46,6 +46,7 @@ __all__ = [
     "Row",
     "HandRegions",
     "second_boxes",
+    "boxes_over_others",
     "TableLayout",
     "TableRegions",
     "SteadyRegions",
@@ -393,6 +394,46 @@ def second_boxes(rows: Sequence[Row], step: float = 0.65, overlap: float = 0.1, 
     return doubles
 
 
+def boxes_over_others(mine: Sequence[TileItem], every: Sequence[TileItem], step: float = 0.65, overlap: float = 0.1,
+                      inside: float = 0.4, sure: float = 0.5, image_size: tuple[int, int] | None = None,
+                      inside_cut: float = 0.5) -> set[int]:
+    """``id``s of the boxes of ``mine`` (those a reading took for the hand's) that are a
+    detector's second box of a tile of ``every``, whatever row each was put in: less than
+    ``sure`` and surer of the other, centred within ``step`` of the hand's pitch (the median
+    distance from a box of ``mine`` to the nearest other) from it, over it by an IoU of
+    ``overlap`` or more with ``inside`` or more of its own area (``inside_cut`` at the
+    picture's edge). ``second_boxes`` finds neighbours along a row; a box of a tile's face
+    with its side below lies across the row, in another (``HandRegions`` reads again
+    without these). The pitch, not a tile's width: in a close-up whose boxes all overlap
+    their neighbours by half, no box is a second one.
+
+    >>> row = [TileItem(Tile.M1, (31.0 * k, 0.0, 31.0 * k + 30, 40.0), 0.9) for k in range(8)]
+    >>> low = TileItem(Tile.M3, (62.0, 14.0, 92.0, 60.0), 0.3)  # the 3rd tile again, with its side below
+    >>> [i is low for i in row + [low] if id(i) in boxes_over_others(row + [low], row + [low])]
+    [True]
+    """
+    if len(mine) < 2:
+        return set()
+    a = np.array([i.box for i in mine], np.float64)
+    b = np.array([i.box for i in every], np.float64)
+    centres = (a[:, :2] + a[:, 2:]) / 2
+    apart = np.hypot(*(centres[:, None, :] - centres[None]).transpose(2, 0, 1))
+    np.fill_diagonal(apart, np.inf)
+    pitch = float(np.median(apart.min(1)))
+    iou, inter = box_iou(a, b), box_intersection(a, b)
+    area = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    near = np.hypot(*(centres[:, None, :] - (b[:, :2] + b[:, 2:])[None] / 2).transpose(2, 0, 1)) < step * pitch
+    doubles: set[int] = set()
+    for k, item in enumerate(mine):
+        if item.confidence >= sure:
+            continue
+        need = (inside_cut if _at_edge(a[k], image_size) else inside) * area[k]
+        if any(every[j] is not item and every[j].confidence > item.confidence and id(every[j]) not in doubles
+               and inter[k, j] >= need and near[k, j] for j in np.flatnonzero(iou[k] >= overlap).tolist()):
+            doubles.add(id(item))
+    return doubles
+
+
 def _at_edge(box: np.ndarray, image_size: tuple[int, int] | None, margin: float = 3.0) -> bool:
     """Whether ``box`` reaches within ``margin`` pixels of the picture's edge (unknown size: yes)."""
     if image_size is None:
@@ -461,7 +502,14 @@ class HandRegions:
     # before; one touching the edge still 0.5): rules-dealt renders, models' boxes, held of
     # 300, seeds 4062-4066 (0.3 / 0.4 chosen on) 142 / 162 / 150 / 140 / 161 -> 146 / 162 /
     # 150 / 143 / 160, checks 4067-4069 140 / 154 / 155 -> 139 / 157 / 158; real photos as
-    # before (0.3: training 79 -> 78)
+    # before (0.3: training 79 -> 78). Also since stop 35, the hand's boxes are checked once
+    # more across rows (boxes_over_others, the same settings, by the hand's pitch) and the
+    # photo read again without the second boxes found: models' boxes held / in place of 300,
+    # seeds 4062-4066 146/137 147/137, 162/157 165/160, 150/138 150/138, 143/129 143/130,
+    # 160/154 159/153; checks 4067-4069 139/130 143/134, 157/147 160/149, 158/152 161/155;
+    # real photos as before (a box's width instead of the pitch dropped most of the close-up
+    # real training photo 410078544's boxes; dropping across rows all weak boxes, not only
+    # the hand's, dropped 2,146 labelled discards of 4062-4066's photos)
     double_step: float | None = 0.65
     # a lone flower this close to a tile of the hand (× tile length) is its flower (1.6 until
     # stop 34): a table discards no flower, so a bonus tile by the hand is the hand's. On
@@ -486,6 +534,14 @@ class HandRegions:
         items = to_items(dets)
         if not items:
             raise NoTilesError("no tiles found in the picture")
+        reading = self._read(items, image_size)
+        if self.double_step is None:
+            return reading
+        mine = [i for i, region, _ in reading.items() if region != "other"]
+        doubles = boxes_over_others(mine, [i for i, _, _ in reading.items()], self.double_step, image_size=image_size)
+        return self._read([i for i in items if id(i) not in doubles], image_size) if doubles else reading
+
+    def _read(self, items: list[TileItem], image_size: tuple[int, int] | None) -> HandReading:
         rows = rows_of(items)
         if self.double_step is not None and (doubles := second_boxes(rows, self.double_step, image_size=image_size)):
             items = [i for i in items if id(i) not in doubles]
