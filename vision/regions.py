@@ -529,6 +529,14 @@ class HandRegions:
     # 207/191, 213/203 216/207, 214/203 217/206, models 138/128 140/130, 151/142 154/145,
     # 153/147 155/149; the real photos as before (37 of 45, 79 of 113)
     lone_first: bool = True
+    # a face-down box at an end of a concealed row of 4 or more otherwise face up is not the
+    # hand's (since stop 35): the side of the row's end tile boxed as a tile and read as a
+    # back, or the end of the wall beside it; a player's own row stands face up. Models'
+    # boxes, rules-dealt renders held of 300, 4062-4069: 147 150, 165 168, 150 150, 143 145,
+    # 159 159, 143 146, 160 163, 161 161; the renderer's face boxes lose 4 of 2,400 (it
+    # deals a face-down tile at a row's end now and then); real validation photos 37 -> 38
+    # of 45 (420995988), training 79 -> 80 of 113
+    end_back_aside: bool = True
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
@@ -563,12 +571,16 @@ class HandRegions:
         hand_run = self._join_collinear(hand_run, runs, short, long_side)
         runs = self._mend_melds(runs, hand_run.direction)
         concealed = list(hand_run.items)
+        back = _back_at_an_end(concealed) if self.end_back_aside else None
+        if back is not None:
+            concealed.remove(back)
         concealed += self._lone_by_end(hand_run, runs, short)  # the tile drawn last
         if self.lone_first:
             concealed = self._lone_by_end(hand_run, runs, short, last=False) + concealed
         if tier is not None:  # the far tier reads first, as a player reads a rack of two
             concealed = [*tier.items, *concealed] if tier.offset < hand_run.offset else [*concealed, *tier.items]
         melds, flowers, others = self._groups(hand_run, runs, short, long_side)
+        others += [back] if back is not None else []
         return HandReading(tuple(concealed), tuple(melds), tuple(flowers), tuple(others), image_size)
 
     def _usual_gap(self, rows: list[Row]) -> float:
@@ -807,6 +819,18 @@ class HandRegions:
         order = {id(item): k for k, item in enumerate(i for run in reading for i in run.items)}
         flowers.sort(key=lambda item: order[id(item)])  # in reading order, as laid
         return melds, flowers, others
+
+
+def _back_at_an_end(concealed: list[TileItem]) -> TileItem | None:
+    """The one face-down tile of a row of 4 or more, when it stands at either end.
+
+    >>> up, down = TileItem(Tile.M1, (0, 0, 1, 1)), TileItem(Tile.BACK, (0, 0, 1, 1))
+    >>> _back_at_an_end([up, up, up, down]) is down, _back_at_an_end([up, down, up, up]) is None
+    (True, True)
+    """
+    if len(concealed) < 4 or sum(not i.face_up for i in concealed) != 1:
+        return None
+    return next((i for i in (concealed[0], concealed[-1]) if not i.face_up), None)
 
 
 def _meld_halves(runs: list[Row], direction: np.ndarray) -> tuple[Row, Row, Row] | None:

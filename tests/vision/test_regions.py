@@ -392,6 +392,19 @@ def test_second_boxes_that_crowd_a_row_are_not_tiles_of_their_own() -> None:
     assert [i.tile for i in HandRegions()(close, (640, 480)).concealed] == tiles
 
 
+def test_a_face_down_box_at_an_end_of_a_face_up_row_is_not_the_hands() -> None:
+    # the side of the row's last tile, boxed and read as a back (real validation photo
+    # 420995988: a sliver at the photo's right edge); the rest of the row stands face up
+    tiles = parse_tiles("1234567m1234p55s")
+    row = [TileItem(t, (100 + 31 * k, 400, 130 + 31 * k, 440), 0.9) for k, t in enumerate(tiles)]
+    side = TileItem(Tile.BACK, (100 + 31 * 13, 402, 118 + 31 * 13, 440), 0.4)
+    got = HandRegions()([*row, side])
+    assert [i.tile for i in got.concealed] == tiles and got.others == (side,)
+    assert len(HandRegions(end_back_aside=False)([*row, side]).concealed) == len(tiles) + 1  # until stop 35
+    inside = [*row[:6], TileItem(Tile.BACK, (100 + 31 * 6, 400, 130 + 31 * 6, 440), 0.9), *row[7:]]
+    assert HandRegions()(inside).concealed == tuple(inside)  # one in the middle stays: not the row's side
+
+
 def test_a_second_box_less_than_half_over_its_tile_is_dropped_unless_cut_by_the_edge() -> None:
     # a weak box 0.48 over the 6th tile's, the rest off it: inside the picture the detector's
     # second box of that tile; touching the picture's edge it may be a tile cut by the edge
