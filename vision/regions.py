@@ -579,7 +579,7 @@ class HandRegions:
             concealed = self._lone_by_end(hand_run, runs, short, last=False) + concealed
         if tier is not None:  # the far tier reads first, as a player reads a rack of two
             concealed = [*tier.items, *concealed] if tier.offset < hand_run.offset else [*concealed, *tier.items]
-        melds, flowers, others = self._groups(hand_run, runs, short, long_side)
+        melds, flowers, others = self._groups(hand_run, runs, short, long_side, image_size)
         others += [back] if back is not None else []
         return HandReading(tuple(concealed), tuple(melds), tuple(flowers), tuple(others), image_size)
 
@@ -749,11 +749,18 @@ class HandRegions:
         return []
 
     @staticmethod
-    def _in_wall(meld: MeldReading, runs: list[Row], long_side: float) -> bool:
+    def _in_wall(meld: MeldReading, runs: list[Row], long_side: float,
+                 image_size: tuple[int, int] | None = None) -> bool:
         """Four face-down tiles in a row are a concealed kang only when no other face-down
-        tile lies against them: with one, they are part of the wall (stacked two high)."""
+        tile lies against them: with one, they are part of the wall (stacked two high). Nor
+        when they run to the picture's edge (since stop 35): a wall cut by the photo's frame,
+        its lower tiles unboxed (real validation photo 420715709, two copies: the end of a
+        wall two high beside the hand was read as a concealed kang, which the scorer refused
+        as "face-down tiles whose face is unknown"; a rule written after seeing that photo)."""
         if any(i.face_up for i in meld.items):
             return False
+        if image_size is not None and any(_at_edge(np.array(i.box), image_size) for i in meld.items):
+            return True
         mine = {i.box for i in meld.items}  # the meld's items are copies (marked turned or not)
         backs = [i for r in runs for i in r.items if not i.face_up and i.box not in mine]
         if not backs:
@@ -761,8 +768,8 @@ class HandRegions:
         dist = np.hypot(*(_centres(meld.items)[:, None, :] - _centres(backs)[None]).transpose(2, 0, 1))
         return bool(dist.min() < long_side)
 
-    def _groups(self, hand: Row, runs: list[Row], short: float, long_side: float
-                ) -> tuple[list[MeldReading], list[TileItem], list[TileItem]]:
+    def _groups(self, hand: Row, runs: list[Row], short: float, long_side: float,
+                image_size: tuple[int, int] | None = None) -> tuple[list[MeldReading], list[TileItem], list[TileItem]]:
         melds: list[MeldReading] = []
         flowers: list[TileItem] = []
         others: list[TileItem] = []
@@ -806,7 +813,7 @@ class HandRegions:
                 continue
             # a misread meld by the hand stays for the player to correct; face-down tiles that
             # form no concealed kang are no meld to correct (the wall, a stack behind the row)
-            stray = [p for p in pieces if (not _valid(p) or self._in_wall(p, runs, long_side))
+            stray = [p for p in pieces if (not _valid(p) or self._in_wall(p, runs, long_side, image_size))
                      and any(not i.face_up for i in p.items)]
             others.extend(i for p in stray for i in p.items)
             melds.extend(p for p in pieces if p not in stray)

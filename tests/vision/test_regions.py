@@ -126,6 +126,12 @@ def test_four_backs_are_a_concealed_kang_unless_they_lie_against_the_wall() -> N
     below = [TileItem(Tile.BACK, (b[0], b[1] + 0.6 * H, b[2], b[3] + 0.6 * H), 0.9) for b in (i.box for i in kang)]
     wall = HandRegions()(hand + kang + below)  # stacked two high: the wall, not a kang
     assert not wall.melds and len(wall.others) == 8 and len(wall.concealed) == 13
+    # running to the picture's edge: a wall cut by the photo's frame, its lower tiles
+    # unboxed (real validation photo 420715709); inside the picture, still a kang
+    bottom = int(kang[0].box[3])  # the kang lies below the row
+    assert [m.concealed for m in HandRegions()(hand + kang, (2000, bottom + 60)).melds] == [True]
+    cut = HandRegions()(hand + kang, (2000, bottom + 1))
+    assert not cut.melds and len(cut.others) == 4 and len(cut.concealed) == 13
 
 
 def test_a_die_by_the_hand_is_no_flower() -> None:
