@@ -180,7 +180,8 @@ class HandReading:
         if self.image_size is None:
             return ()
         pairs = [(item, region) for item, region, _ in self.items()]
-        cut = cut_by_edge([i.box for i, _ in pairs], [region for _, region in pairs], self.image_size)
+        cut = cut_by_edge([i.box for i, _ in pairs], [region for _, region in pairs], self.image_size,
+                          face_down=[not i.face_up for i, _ in pairs])
         return tuple(pairs[k][0] for k in cut)
 
     def check(self, ruleset: Any) -> HandReading:
@@ -288,11 +289,12 @@ def _set_of(ruleset: Any) -> Counter[Tile] | None:
 
 
 def cut_by_edge(boxes: Sequence[Box], regions: Sequence[str], size: tuple[int, int], margin: float = 3.0,
-                reach: float = 2.6) -> list[int]:
+                reach: float = 2.6, face_down: Sequence[bool] | None = None) -> list[int]:
     """Indices of the tiles whose boxes reach within ``margin`` pixels of the picture's edge
-    (``size``: width, height) and are the hand's (a region other than "other") or lie within
-    ``reach`` tile lengths of its concealed row ("hand"): a meld cut by the photo's edge to
-    one or two tiles is no meld, and is read among the others.
+    (``size``: width, height) and are the hand's (a region other than "other") or lie face
+    up within ``reach`` tile lengths of its concealed row ("hand"): a meld cut by the photo's
+    edge to one or two tiles is no meld, and is read among the others; face-down tiles among
+    the others (``face_down``) are a wall or another player's hand.
 
     >>> row = [(60 + 31 * k, 300, 90 + 31 * k, 340) for k in range(10)]
     >>> cut = [(0, 345, 25, 385), (28, 345, 58, 385)]  # two tiles of a meld at the left edge
@@ -311,15 +313,16 @@ def cut_by_edge(boxes: Sequence[Box], regions: Sequence[str], size: tuple[int, i
         x, y = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
         return bool(hand) and math.hypot(max(left - x, 0.0, x - right), max(top - y, 0.0, y - bottom)) < reach * tile
 
-    return [k for k, (b, region) in enumerate(zip(boxes, regions, strict=True))
-            if min(b[0], b[1], width - b[2], height - b[3]) < margin and (region != "other" or by_hand(b))]
+    down = face_down if face_down is not None else [False] * len(boxes)
+    return [k for k, (b, region, back) in enumerate(zip(boxes, regions, down, strict=True))
+            if min(b[0], b[1], width - b[2], height - b[3]) < margin and (region != "other" or (not back and by_hand(b)))]
 
 
 def edge_note(n: int) -> str:
     """What to tell a player whose hand reads short when ``n`` tiles by it reach the photo's
     edge (``cut_by_edge``). Of the rendered hand photos the shipped models read short, it was
-    said of 874 of 1,122, and 789 of those hands had tiles outside the picture; of the real
-    photos read short, of 60 of 148, and 35 of those have a labelled hand tile at the edge
+    said of 804 of 1,129, and 750 of those hands had tiles outside the picture; of the real
+    photos read short, of 59 of 150, and 35 of those have a labelled hand tile at the edge
     (``models/README.md``, stop 35).
 
     >>> edge_note(2)

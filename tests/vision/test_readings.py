@@ -105,6 +105,7 @@ def test_tiles_reaching_the_photos_edge() -> None:
                              for k, t in enumerate(parse_tiles("555s"))))
     far = TileItem(Tile.parse("9p"), (900.0, 0.0, 928.0, 40.0))  # a discard at the top edge, far off
     near = TileItem(Tile.parse("9s"), (372.0, 60.0, 400.0, 100.0))  # by the hand, at the bottom edge
-    reading = HandReading(row, (meld,), (), (far, near), image_size=(1000, 100))
+    wall = TileItem(Tile.BACK, (500.0, 60.0, 528.0, 100.0))  # face down by the hand: a wall, not the hand
+    reading = HandReading(row, (meld,), (), (far, near, wall), image_size=(1000, 100))
     assert reading.cut_by_edge() == (row[0], *meld.items, near)  # the row's first at the left, the rest at the bottom
-    assert HandReading(row, (meld,), (), (far, near)).cut_by_edge() == ()  # the picture's size unknown
+    assert HandReading(row, (meld,), (), (far, near, wall)).cut_by_edge() == ()  # the picture's size unknown

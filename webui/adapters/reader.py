@@ -74,7 +74,8 @@ class PhotoReading:
         (``vision.readings.cut_by_edge``): a hand read short may run outside the picture."""
         from vision.readings import cut_by_edge
 
-        return cut_by_edge([t.box for t in self.tiles], [t.region for t in self.tiles], (self.width, self.height))
+        return cut_by_edge([t.box for t in self.tiles], [t.region for t in self.tiles], (self.width, self.height),
+                           face_down=[t.tile == str(Tile.BACK) for t in self.tiles])
 
     def corrected(self, index: int, code: str) -> PhotoReading:
         """This reading with tile ``index`` replaced by ``code`` (checked)."""
