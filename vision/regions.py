@@ -754,9 +754,10 @@ class HandRegions:
         """Four face-down tiles in a row are a concealed kang only when no other face-down
         tile lies against them: with one, they are part of the wall (stacked two high). Nor
         when they run to the picture's edge (since stop 35): a wall cut by the photo's frame,
-        its lower tiles unboxed (real validation photo 420715709, two copies: the end of a
-        wall two high beside the hand was read as a concealed kang, which the scorer refused
-        as "face-down tiles whose face is unknown"; a rule written after seeing that photo)."""
+        its lower tiles unboxed (real validation photo 420715709: the end of a wall two high
+        beside the hand was read as a concealed kang, which the scorer refused as "face-down
+        tiles whose face is unknown"; a rule written after seeing that photo, and one of its
+        two copies, whose wall stops short of the edge, still reads the kang)."""
         if any(i.face_up for i in meld.items):
             return False
         if image_size is not None and any(_at_edge(np.array(i.box), image_size) for i in meld.items):
