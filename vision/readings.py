@@ -288,6 +288,16 @@ def _set_of(ruleset: Any) -> Counter[Tile] | None:
     return Counter(tiles) if tiles else None
 
 
+def at_edge(box: Sequence[float], size: tuple[int, int], margin: float = 3.0) -> bool:
+    """Whether ``box`` reaches within ``margin`` pixels of the edge of a picture of ``size``
+    (width, height).
+
+    >>> at_edge((0, 10, 30, 50), (640, 480)), at_edge((10, 10, 40, 50), (640, 480))
+    (True, False)
+    """
+    return bool(min(box[0], box[1], size[0] - box[2], size[1] - box[3]) < margin)
+
+
 def cut_by_edge(boxes: Sequence[Box], regions: Sequence[str], size: tuple[int, int], margin: float = 3.0,
                 reach: float = 2.6, face_down: Sequence[bool] | None = None) -> list[int]:
     """Indices of the tiles whose boxes reach within ``margin`` pixels of the picture's edge
@@ -302,20 +312,20 @@ def cut_by_edge(boxes: Sequence[Box], regions: Sequence[str], size: tuple[int, i
     >>> cut_by_edge([*row, *cut, far], ["hand"] * 10 + ["other"] * 3, (640, 480))
     [10]
     """
-    width, height = size
     hand = [b for b, region in zip(boxes, regions, strict=True) if region == "hand"]
-    if hand:  # the box around the concealed row, and its median tile length
-        left, top = min(h[0] for h in hand), min(h[1] for h in hand)
-        right, bottom = max(h[2] for h in hand), max(h[3] for h in hand)
-        tile = sorted(max(h[2] - h[0], h[3] - h[1]) for h in hand)[len(hand) // 2]
+    around = (min(h[0] for h in hand), min(h[1] for h in hand), max(h[2] for h in hand), max(h[3] for h in hand),
+              sorted(max(h[2] - h[0], h[3] - h[1]) for h in hand)[len(hand) // 2]) if hand else None
 
-    def by_hand(b: Box) -> bool:
+    def by_hand(b: Box) -> bool:  # its centre within reach of the box around the concealed row
+        if around is None:
+            return False
+        left, top, right, bottom, tile = around  # tile: the row's median tile length
         x, y = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-        return bool(hand) and math.hypot(max(left - x, 0.0, x - right), max(top - y, 0.0, y - bottom)) < reach * tile
+        return math.hypot(max(left - x, 0.0, x - right), max(top - y, 0.0, y - bottom)) < reach * tile
 
     down = face_down if face_down is not None else [False] * len(boxes)
     return [k for k, (b, region, back) in enumerate(zip(boxes, regions, down, strict=True))
-            if min(b[0], b[1], width - b[2], height - b[3]) < margin and (region != "other" or (not back and by_hand(b)))]
+            if at_edge(b, size, margin) and (region != "other" or (not back and by_hand(b)))]
 
 
 def edge_note(n: int) -> str:

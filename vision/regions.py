@@ -35,7 +35,7 @@ from engine.hand import InvalidHandError, Meld
 from engine.seats import Seat
 from engine.tiles import Tile
 from vision.detections import Detections, box_intersection, box_iou
-from vision.readings import HandReading, MeldReading, SeatReading, TableReading, TileItem
+from vision.readings import HandReading, MeldReading, SeatReading, TableReading, TileItem, at_edge
 
 __all__ = [
     "RegionError",
@@ -434,11 +434,9 @@ def boxes_over_others(mine: Sequence[TileItem], every: Sequence[TileItem], step:
     return doubles
 
 
-def _at_edge(box: np.ndarray, image_size: tuple[int, int] | None, margin: float = 3.0) -> bool:
-    """Whether ``box`` reaches within ``margin`` pixels of the picture's edge (unknown size: yes)."""
-    if image_size is None:
-        return True
-    return bool(min(box[0], box[1], image_size[0] - box[2], image_size[1] - box[3]) < margin)
+def _at_edge(box: Sequence[float], image_size: tuple[int, int] | None) -> bool:
+    """``readings.at_edge``, and yes when the picture's size is unknown."""
+    return image_size is None or at_edge(box, image_size)
 
 
 def _default_is_bonus(tile: Tile) -> bool:
@@ -760,7 +758,7 @@ class HandRegions:
         two copies, whose wall stops short of the edge, still reads the kang)."""
         if any(i.face_up for i in meld.items):
             return False
-        if image_size is not None and any(_at_edge(np.array(i.box), image_size) for i in meld.items):
+        if image_size is not None and any(_at_edge(i.box, image_size) for i in meld.items):
             return True
         mine = {i.box for i in meld.items}  # the meld's items are copies (marked turned or not)
         backs = [i for r in runs for i in r.items if not i.face_up and i.box not in mine]
