@@ -424,6 +424,23 @@ def test_a_second_box_less_than_half_over_its_tile_is_dropped_unless_cut_by_the_
     assert len(HandRegions()([*row, second], (1000, 448)).concealed) == len(tiles) + 1  # on the bottom edge
 
 
+@pytest.mark.parametrize("turned", [0, 1, 2])
+def test_a_called_melds_turned_tile_boxed_twice_is_one_tile(turned: int) -> None:
+    # rendered hand photo 239 of seed 4062 (the shipped models' boxes): a called chow of
+    # 7s 8s 9s in front of the hand, its turned tile boxed whole and again over its right
+    # part, read as 6s and surer (0.64) than a weak second box: 7s 8s 6s 9s is no meld
+    concealed = parse_tiles("1234567m1234p5s")
+    items = layout_items(concealed, [(parse_tiles("789s"), turned, False)], [], 0.0, 0.5, np.random.default_rng(2))
+    whole = items[len(concealed) + turned].box
+    part = TileItem(Tile.S6, (whole[0] + 0.45 * (whole[2] - whole[0]), *whole[1:]), 0.64)
+    items.insert(len(concealed) + turned + 1, part)
+    got = HandRegions()(items)
+    assert [list(m.tiles) for m in got.melds] == [parse_tiles("789s")] and got.melds[0].called
+    assert [i.tile for i in got.concealed] == concealed and list(got.others) == [part]
+    before = HandRegions(meld_second_box=None)(items)  # until stop 37: one meld of four, no meld at all
+    assert [len(m.items) for m in before.melds] == [4]
+
+
 def test_a_tile_cut_by_the_photo_edge_at_the_row_end_is_kept() -> None:
     # the photo's edge leaves a sliver of the last tile: close to its neighbour's centre and
     # weak, but not lying over it
