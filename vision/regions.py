@@ -533,7 +533,8 @@ class HandRegions:
     # boxes, rules-dealt renders held of 300, 4062-4069: 147 150, 165 168, 150 150, 143 145,
     # 159 159, 143 146, 160 163, 161 161; the renderer's face boxes lose 4 of 2,400 (it
     # deals a face-down tile at a row's end now and then); real validation photos 37 -> 38
-    # of 45 (420995988), training 79 -> 80 of 113
+    # of 45 (420995988), training 79 -> 80 of 113. Since stop 37 a group by the hand that
+    # makes no meld does without such a box too (see meld_second_box)
     end_back_aside: bool = True
     # a box this share or more of whose area lies over its neighbour's, in a group by the
     # hand that makes no meld with it and does without it, is the detector's second box of
@@ -542,7 +543,12 @@ class HandRegions:
     # the turned 8s, a 6s over 96 % of it, 9s). Rules-dealt renders, the shipped models'
     # boxes, held / in place / named right of 2,400 (4062-4069, looked at): 1,242 / 1,170 /
     # 747 -> 1,246 / 1,174 / 754; 4070-4071 (not looked at) 310 / 289 / 193 unchanged; the
-    # renderer's face boxes +1; the real photos as before (39 of 45, 80 of 113)
+    # renderer's face boxes +1; the real photos as before (39 of 45, 80 of 113). Also since
+    # stop 37, with end_back_aside, such a group does without a face-down box at one end (the
+    # end tile's side boxed as a back, or the wall beside the meld: before, the whole group
+    # went to the others): 4062-4069 held / in place / named 1,246 / 1,174 / 754 -> 1,253 /
+    # 1,181 / 757; 4070-4073 (not looked at) 617 / 572 / 389 -> 620 / 575 / 389; face boxes
+    # on 4062-4073 held 2,555 -> 2,559 of 3,600; the real photos as before
     meld_second_box: float | None = 0.6
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
@@ -815,12 +821,12 @@ class HandRegions:
                 others.extend(run.items[k] for k in keep)
                 continue
             pieces = _split_melds([run.items[k] for k in keep], [bool(turned[k]) for k in keep])
-            if self.meld_second_box is not None and not all(map(_valid, pieces)):
-                fewer = _without_a_second_box([run.items[k] for k in keep], [bool(turned[k]) for k in keep],
-                                              self.meld_second_box)
+            if not all(map(_valid, pieces)):
+                fewer = _melds_without_one([run.items[k] for k in keep], [bool(turned[k]) for k in keep],
+                                           self.meld_second_box, self.end_back_aside)
                 if fewer is not None:
-                    pieces, second = fewer
-                    others.append(second)
+                    pieces, spare = fewer
+                    others.append(spare)
             gap = float(np.min(np.hypot(*(_centres(hand.items)[:, None, :] - pts[None]).transpose(2, 0, 1))))
             if not any(_valid(p) for p in pieces) and gap > self.meld_reach * long_side:
                 others.extend(run.items[k] for k in keep)  # no meld, and not right by the hand: tiles lying about
@@ -910,27 +916,35 @@ def _split_melds(items: list[TileItem], turned: list[bool]) -> list[MeldReading]
     return out
 
 
-def _without_a_second_box(items: list[TileItem], turned: list[bool], inside: float
-                          ) -> tuple[list[MeldReading], TileItem] | None:
-    """The melds ``items`` split wholly into without one box lying ``inside`` of its area or
-    more over a neighbour's (the least sure such box that leaves valid melds), and that box;
-    None when there is none.
+def _melds_without_one(items: list[TileItem], turned: list[bool], inside: float | None, end_back: bool
+                       ) -> tuple[list[MeldReading], TileItem] | None:
+    """The melds ``items`` split wholly into without one box, and that box: a face-down box
+    at one end (``end_back``: the side of the end tile boxed as a back, or the wall beside
+    the meld; see ``_back_at_an_end``), or a box lying ``inside`` of its area or more over a
+    neighbour's (the detector's second box of that tile), the least sure first. None when
+    no such box leaves valid melds.
 
     >>> up = lambda t, x: TileItem(Tile.parse(t), (x, 0.0, x + 30, 40))
     >>> turned = TileItem(Tile.S8, (30.0, 5.0, 70.0, 40.0))  # a called chow's turned 8s ...
     >>> part = TileItem(Tile.S6, (45.0, 5.0, 70.0, 40.0), 0.6)  # ... boxed again in part
     >>> chow = [up("7s", 0), turned, part, up("9s", 70)]
-    >>> pieces, second = _without_a_second_box(chow, [False, True, False, False], 0.6)
-    >>> [list(map(str, m.tiles)) for m in pieces], second is part
+    >>> pieces, spare = _melds_without_one(chow, [False, True, False, False], 0.6, True)
+    >>> [list(map(str, m.tiles)) for m in pieces], spare is part
     ([['7s', '8s', '9s']], True)
+    >>> pung = [up("5p", 0), up("5p", 30), up("5p", 60), TileItem(Tile.BACK, (90.0, 0.0, 120.0, 40.0))]
+    >>> [list(map(str, m.tiles)) for m in _melds_without_one(pung, [False] * 4, 0.6, True)[0]]
+    [['5p', '5p', '5p']]
     """
-    boxes = np.array([i.box for i in items], np.float64)
-    over = box_intersection(boxes, boxes)
-    area = _areas(items)
-    for k in np.argsort([i.confidence for i in items], kind="stable").tolist():
-        neighbours = [j for j in (k - 1, k + 1) if 0 <= j < len(items)]
-        if len(items) < 4 or not any(over[k, j] >= inside * area[k] for j in neighbours):
-            continue
+    if len(items) < 4:
+        return None
+    back = _back_at_an_end(items) if end_back else None
+    spare = [next(k for k, i in enumerate(items) if i is back)] if back is not None else []
+    if inside is not None:
+        boxes = np.array([i.box for i in items], np.float64)
+        over, area = box_intersection(boxes, boxes), _areas(items)
+        spare += [k for k in np.argsort([i.confidence for i in items], kind="stable").tolist()
+                  if any(over[k, j] >= inside * area[k] for j in (k - 1, k + 1) if 0 <= j < len(items))]
+    for k in spare:
         rest = [j for j in range(len(items)) if j != k]
         pieces = _split_melds([items[j] for j in rest], [turned[j] for j in rest])
         if all(map(_valid, pieces)):

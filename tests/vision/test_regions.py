@@ -441,6 +441,19 @@ def test_a_called_melds_turned_tile_boxed_twice_is_one_tile(turned: int) -> None
     assert [len(m.items) for m in before.melds] == [4]
 
 
+def test_a_face_down_box_at_an_end_of_a_meld_is_not_the_melds() -> None:
+    # rendered hand photo 199 of seed 4062: a called meld behind the hand, and a face-down
+    # box at its end (the end tile's side boxed as a back, or the wall beside it); until stop
+    # 37 the four made no meld and every one of them went to the others
+    concealed = parse_tiles("1234567m1234p5s")
+    items = layout_items(concealed, [(parse_tiles("555p"), 2, False)], [], 0.0, 0.5, np.random.default_rng(3))
+    x1, y1, x2, y2 = items[-1].box
+    back = TileItem(Tile.BACK, (x2 + 0.5, y1 - 5, x2 + 30.5, y2 - 5), 0.7)
+    got = HandRegions()([*items, back])
+    assert [list(m.tiles) for m in got.melds] == [parse_tiles("555p")] and list(got.others) == [back]
+    assert not HandRegions(end_back_aside=False)([*items, back]).melds
+
+
 def test_a_tile_cut_by_the_photo_edge_at_the_row_end_is_kept() -> None:
     # the photo's edge leaves a sliver of the last tile: close to its neighbour's centre and
     # weak, but not lying over it
