@@ -533,18 +533,18 @@ class HandRegions:
     # boxes, rules-dealt renders held of 300, 4062-4069: 147 150, 165 168, 150 150, 143 145,
     # 159 159, 143 146, 160 163, 161 161; the renderer's face boxes lose 4 of 2,400 (it
     # deals a face-down tile at a row's end now and then); real validation photos 37 -> 38
-    # of 45 (420995988), training 79 -> 80 of 113. Since stop 37 a group by the hand that
+    # of 45 (420995988), training 79 -> 80 of 113. Since stop 36 a group by the hand that
     # makes no meld does without such a box too (see meld_second_box)
     end_back_aside: bool = True
     # a box this share or more of whose area lies over its neighbour's, in a group by the
     # hand that makes no meld with it and does without it, is the detector's second box of
-    # that tile, however sure (since stop 37): a called meld's turned tile is boxed whole
+    # that tile, however sure (since stop 36): a called meld's turned tile is boxed whole
     # and again in part, and the part read as another tile (rendered 4062 photo 239: 7s,
     # the turned 8s, a 6s over 96 % of it, 9s). Rules-dealt renders, the shipped models'
     # boxes, held / in place / named right of 2,400 (4062-4069, looked at): 1,242 / 1,170 /
     # 747 -> 1,246 / 1,174 / 754; 4070-4071 (not looked at) 310 / 289 / 193 unchanged; the
     # renderer's face boxes +1; the real photos as before (39 of 45, 80 of 113). Also since
-    # stop 37, with end_back_aside, such a group does without a face-down box at one end (the
+    # stop 36, with end_back_aside, such a group does without a face-down box at one end (the
     # end tile's side boxed as a back, or the wall beside the meld: before, the whole group
     # went to the others): 4062-4069 held / in place / named 1,246 / 1,174 / 754 -> 1,253 /
     # 1,181 / 757; 4070-4073 (not looked at) 617 / 572 / 389 -> 620 / 575 / 389; face boxes

@@ -437,14 +437,14 @@ def test_a_called_melds_turned_tile_boxed_twice_is_one_tile(turned: int) -> None
     got = HandRegions()(items)
     assert [list(m.tiles) for m in got.melds] == [parse_tiles("789s")] and got.melds[0].called
     assert [i.tile for i in got.concealed] == concealed and list(got.others) == [part]
-    before = HandRegions(meld_second_box=None)(items)  # until stop 37: one meld of four, no meld at all
+    before = HandRegions(meld_second_box=None)(items)  # until stop 36: one meld of four, no meld at all
     assert [len(m.items) for m in before.melds] == [4]
 
 
 def test_a_face_down_box_at_an_end_of_a_meld_is_not_the_melds() -> None:
     # rendered hand photo 199 of seed 4062: a called meld behind the hand, and a face-down
     # box at its end (the end tile's side boxed as a back, or the wall beside it); until stop
-    # 37 the four made no meld and every one of them went to the others
+    # 36 the four made no meld and every one of them went to the others
     concealed = parse_tiles("1234567m1234p5s")
     items = layout_items(concealed, [(parse_tiles("555p"), 2, False)], [], 0.0, 0.5, np.random.default_rng(3))
     x1, y1, x2, y2 = items[-1].box
