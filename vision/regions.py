@@ -550,6 +550,15 @@ class HandRegions:
     # 1,181 / 757; 4070-4073 (not looked at) 617 / 572 / 389 -> 620 / 575 / 389; face boxes
     # on 4062-4073 held 2,555 -> 2,559 of 3,600; the real photos as before
     meld_second_box: float | None = 0.6
+    # two short runs side by side that together make a valid meld are one, a turned tile
+    # among them or not (only with one until stop 36): a meld's tiles set a little apart,
+    # or its line bent by perspective, gave runs of 1 and 2 that went to the others
+    # (rendered 4062 photo 112: a pung of 1m beside a kang). Rules-dealt renders held / in
+    # place (/ named) of the photos: 4062-4069 (looked at) models 1,253 / 1,181 / 757 ->
+    # 1,257 / 1,185 / 760, face boxes 1,711 / 1,618 -> 1,721 / 1,628 of 2,400; 4070-4073
+    # (not looked at) models 620 / 575 / 389 as before, face boxes 848 / 791 -> 853 / 796
+    # of 1,200; the real photos as before (39 of 45, 80 of 113)
+    mend_unturned: bool = True
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
@@ -582,7 +591,7 @@ class HandRegions:
             raise TwoHandsError(f"two hands in one photo (rows of {sizes[0]} and {sizes[1]} tiles): "
                                 "photograph one hand at a time")
         hand_run = self._join_collinear(hand_run, runs, short, long_side)
-        runs = self._mend_melds(runs, hand_run.direction)
+        runs = self._mend_melds(runs, hand_run.direction, turned_only=not self.mend_unturned)
         concealed = list(hand_run.items)
         back = _back_at_an_end(concealed) if self.end_back_aside else None
         if back is not None:
@@ -711,16 +720,18 @@ class HandRegions:
         return hand
 
     @staticmethod
-    def _mend_melds(runs: list[Row], direction: np.ndarray) -> list[Row]:
-        """Two short runs side by side that together make a meld with a turned tile are one
-        run: a called meld's turned tile lies flush with one edge of the meld, its centre off
-        the line of the upright ones, and the line fit can give it (or them) a row apart.
+    def _mend_melds(runs: list[Row], direction: np.ndarray, turned_only: bool = False) -> list[Row]:
+        """Two short runs side by side that together make a meld (``turned_only``: with a
+        turned tile) are one run: a called meld's turned tile lies flush with one edge of the
+        meld, its centre off the line of the upright ones, and the line fit can give it (or
+        them) a row apart; a meld's tiles set a little apart, or bent by perspective, can
+        be cut in two (see ``mend_unturned``).
         Since stop 33; rendered hand photos read exactly (``benchmarks/bench_hand_regions.py``,
         seeds 4062 / 4063 / 4064, the renderer's face boxes): 180 / 197 / 184 -> 184 / 198 /
         185 of 300, whole-tile boxes 192 / 195 / 177 -> 195 / 194 / 179, the shipped models'
         109 / 121 / 119 -> 111 / 121 / 121; the real photos as before."""
         runs = list(runs)
-        while (halves := _meld_halves(runs, direction)) is not None:
+        while (halves := _meld_halves(runs, direction, turned_only)) is not None:
             a, b, both = halves
             runs = [r for r in runs if r is not a and r is not b] + [both]
         return runs
@@ -860,14 +871,15 @@ def _back_at_an_end(concealed: list[TileItem]) -> TileItem | None:
     return next((i for i in (concealed[0], concealed[-1]) if not i.face_up), None)
 
 
-def _meld_halves(runs: list[Row], direction: np.ndarray) -> tuple[Row, Row, Row] | None:
+def _meld_halves(runs: list[Row], direction: np.ndarray, turned_only: bool = False) -> tuple[Row, Row, Row] | None:
     """The first two runs of 3 tiles or fewer, side by side, that together make a valid meld
-    with a turned tile, and that meld as one run along ``direction``; else None."""
+    (``turned_only``: with a turned tile), and that meld as one run along ``direction``;
+    else None."""
     few = [r for r in runs if len(r) <= 3]
     for a, b in itertools.combinations(few, 2):
         if 3 <= len(a) + len(b) <= 4 and _side_by_side(a, b):
             both = Row.build([*a.items, *b.items], direction)
-            if both.turned().any() and _valid(_meld_reading(both.items)):
+            if (both.turned().any() or not turned_only) and _valid(_meld_reading(both.items)):
                 return a, b, both
     return None
 

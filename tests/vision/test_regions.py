@@ -454,6 +454,23 @@ def test_a_face_down_box_at_an_end_of_a_meld_is_not_the_melds() -> None:
     assert not HandRegions(end_back_aside=False)([*items, back]).melds
 
 
+def test_a_pung_cut_in_two_by_perspective_is_one_meld() -> None:
+    # rendered hand photo 5 of seed 4064 (dealt by the rules), the renderer's face boxes: a
+    # pung of 8s with no turned tile left of the hand, which the line fit cut into runs of 1
+    # and 2; until stop 36 only a meld with a turned tile was mended, and the pung went to
+    # the others
+    hand = [(227, 696, 363, 869), (344, 662, 486, 826), (452, 629, 602, 784), (558, 601, 709, 747),
+            (658, 576, 810, 714), (753, 553, 910, 686), (844, 531, 1004, 659), (935, 517, 1095, 638),
+            (1021, 497, 1183, 616), (1101, 482, 1268, 597)]
+    pung = [(106, 558, 225, 695), (221, 535, 343, 666), (324, 514, 450, 640)]
+    items = ([TileItem(Tile.parse(c), b, 0.9) for c, b in zip("9m 2j 1j 6s 5m 2z 4s 9m 6z 9p".split(), hand, strict=True)]
+             + [TileItem(Tile.S8, b, 0.9) for b in pung] + [TileItem(Tile.parse("4r"), (524, 474, 656, 589), 0.9)])
+    got = HandRegions()(items, (1280, 960))
+    assert [list(m.tiles) for m in got.melds] == [parse_tiles("888s")] and not got.melds[0].called
+    assert len(got.concealed) == 10 and [str(i.tile) for i in got.flowers] == ["4r"] and not got.others
+    assert not HandRegions(mend_unturned=False)(items, (1280, 960)).melds
+
+
 def test_a_tile_cut_by_the_photo_edge_at_the_row_end_is_kept() -> None:
     # the photo's edge leaves a sliver of the last tile: close to its neighbour's centre and
     # weak, but not lying over it
