@@ -553,7 +553,7 @@ class HandRegions:
     # two short runs side by side that together make a valid meld are one, a turned tile
     # among them or not (only with one until stop 36): a meld's tiles set a little apart,
     # or its line bent by perspective, gave runs of 1 and 2 that went to the others
-    # (rendered 4062 photo 112: a pung of 1m beside a kang). Rules-dealt renders held / in
+    # (rendered 4064 photo 5: a pung of 8s left of the hand). Rules-dealt renders held / in
     # place (/ named) of the photos: 4062-4069 (looked at) models 1,253 / 1,181 / 757 ->
     # 1,257 / 1,185 / 760, face boxes 1,711 / 1,618 -> 1,721 / 1,628 of 2,400; 4070-4073
     # (not looked at) models 620 / 575 / 389 as before, face boxes 848 / 791 -> 853 / 796
