@@ -559,6 +559,16 @@ class HandRegions:
     # (not looked at) models 620 / 575 / 389 as before, face boxes 848 / 791 -> 853 / 796
     # of 1,200; the real photos as before (39 of 45, 80 of 113)
     mend_unturned: bool = True
+    # a group of 3 or more face-up tiles that splits wholly into valid melds counts this far
+    # across from the hand (× tile height; ``near`` for any other group), since stop 36:
+    # melds laid in front of a hand stood close to the lens are larger than the picture's
+    # median tile, so farther in its units (rendered 4062 photo 14: a kang 3.0 tile heights
+    # from the row). Rules-dealt renders held / in place (/ named) of the photos, 4062-4069
+    # (3.0 / 3.4 / 4.0 looked at) models 1,257 / 1,185 / 760 -> 1,259 / 1,187 / 762, face
+    # boxes 1,721 / 1,628 -> 1,725 / 1,632; 4070-4073 (not looked at) models 620 / 575 /
+    # 389 -> 622 / 577 / 390, face boxes 853 / 796 -> 854 / 797; the real photos as before.
+    # (`near` itself at 3.0 or 3.4, for every group, lost: models 1,253 -> 1,250 / 1,245)
+    meld_near: float = 3.4
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
@@ -736,6 +746,10 @@ class HandRegions:
             runs = [r for r in runs if r is not a and r is not b] + [both]
         return runs
 
+    def _face_up_melds(self, run: Row) -> bool:
+        """Whether ``run`` is 3 or more face-up tiles that split wholly into valid melds."""
+        return len(run) >= 3 and all(i.face_up for i in run.items) and self._all_melds(run, self.is_bonus)
+
     def _beside(self, run: Row, hand: Row, melds: list[MeldReading], long_side: float) -> bool:
         """A lone flower counts when it lies by the hand (within ``flower_reach`` tile
         lengths of a tile of it) or on the line of the melds."""
@@ -811,7 +825,9 @@ class HandRegions:
             along = pts @ hand.direction
             backs = sum(not i.face_up for i in run.items)
             parallel = len(run) < 2 or abs(float(run.direction @ hand.direction)) > 0.87  # within 30°
-            near = bool(np.all(across < self.near * long_side)) and bool(np.all((along > lo) & (along < hi)))
+            farthest = float(across.max()) / long_side
+            near = bool(np.all((along > lo) & (along < hi))) and (
+                farthest < self.near or (farthest < self.meld_near and self._face_up_melds(run)))
             if not (near and parallel) or (len(run) >= 5 and backs >= 0.6 * len(run)):
                 others.extend(run.items)  # far away, askew (scattered discards), or a wall
                 continue

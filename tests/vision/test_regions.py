@@ -471,6 +471,18 @@ def test_a_pung_cut_in_two_by_perspective_is_one_meld() -> None:
     assert not HandRegions(mend_unturned=False)(items, (1280, 960)).melds
 
 
+def test_melds_laid_close_to_the_lens_count_a_little_farther_from_the_hand() -> None:
+    # rendered hand photo 14 of seed 4062: a kang laid in front of a hand stood close to the
+    # lens is larger than the hand's tiles, 3.0 of the picture's tile heights from the row;
+    # until stop 36 no group counted past 2.6
+    hand = [TileItem(t, (100 + 31 * k, 400, 130 + 31 * k, 440), 0.9) for k, t in enumerate(parse_tiles("1234567m1234p55s"))]
+    centre = 420 + 3.0 * H
+    kang = [TileItem(Tile.S1, (200 + 40 * k, centre - 26, 239 + 40 * k, centre + 26), 0.9) for k in range(4)]
+    got = HandRegions()([*hand, *kang], (1000, 800))
+    assert [list(m.tiles) for m in got.melds] == [[Tile.S1] * 4] and len(got.concealed) == 13 and not got.others
+    assert not HandRegions(meld_near=HandRegions.near)([*hand, *kang], (1000, 800)).melds
+
+
 def test_a_tile_cut_by_the_photo_edge_at_the_row_end_is_kept() -> None:
     # the photo's edge leaves a sliver of the last tile: close to its neighbour's centre and
     # weak, but not lying over it
