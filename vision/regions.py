@@ -388,8 +388,8 @@ def second_boxes(rows: Sequence[Row], step: float = 0.65, overlap: float = 0.1, 
             weak, strong = (k, k + 1) if a.confidence < b.confidence else (k + 1, k)
             if row.items[weak].confidence >= sure or box_iou(boxes[[weak]], boxes[[strong]])[0, 0] < overlap:
                 continue
-            need = inside_cut if _at_edge(boxes[weak], image_size) else inside
-            if box_intersection(boxes[[weak]], boxes[[strong]])[0, 0] >= need * float(_areas([row.items[weak]])[0]):
+            over = float(box_intersection(boxes[[weak]], boxes[[strong]])[0, 0])
+            if _mostly_over(over, boxes[weak], image_size, inside, inside_cut):
                 doubles.add(id(row.items[weak]))
     return doubles
 
@@ -421,17 +421,29 @@ def boxes_over_others(mine: Sequence[TileItem], every: Sequence[TileItem], step:
     np.fill_diagonal(apart, np.inf)
     pitch = float(np.median(apart.min(1)))
     iou, inter = box_iou(a, b), box_intersection(a, b)
-    area = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
     near = np.hypot(*(centres[:, None, :] - (b[:, :2] + b[:, 2:])[None] / 2).transpose(2, 0, 1)) < step * pitch
     doubles: set[int] = set()
     for k, item in enumerate(mine):
         if item.confidence >= sure:
             continue
-        need = (inside_cut if _at_edge(a[k], image_size) else inside) * area[k]
         if any(every[j] is not item and every[j].confidence > item.confidence and id(every[j]) not in doubles
-               and inter[k, j] >= need and near[k, j] for j in np.flatnonzero(iou[k] >= overlap).tolist()):
+               and near[k, j] and _mostly_over(float(inter[k, j]), a[k], image_size, inside, inside_cut)
+               for j in np.flatnonzero(iou[k] >= overlap).tolist()):
             doubles.add(id(item))
     return doubles
+
+
+def _mostly_over(over: float, box: Sequence[float], image_size: tuple[int, int] | None, inside: float,
+                 inside_cut: float) -> bool:
+    """Whether ``over`` (pixels² of ``box`` lying over another box) is ``inside`` of its area
+    or more, ``inside_cut`` when it touches the picture's edge (see ``second_boxes``).
+
+    >>> whole, cut = (10, 10, 40, 50), (0, 10, 30, 50)  # 1,200 px² each, 500 of them over another box
+    >>> _mostly_over(500.0, whole, (640, 480), 0.4, 0.5), _mostly_over(500.0, cut, (640, 480), 0.4, 0.5)
+    (True, False)
+    """
+    share = inside_cut if _at_edge(box, image_size) else inside
+    return over >= share * (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _at_edge(box: Sequence[float], image_size: tuple[int, int] | None) -> bool:
@@ -966,7 +978,7 @@ def _melds_without_one(items: list[TileItem], turned: list[bool], inside: float 
     if len(items) < 4:
         return None
     back = _back_at_an_end(items) if end_back else None
-    spare = [next(k for k, i in enumerate(items) if i is back)] if back is not None else []
+    spare = [0 if back is items[0] else len(items) - 1] if back is not None else []
     if inside is not None:
         boxes = np.array([i.box for i in items], np.float64)
         over, area = box_intersection(boxes, boxes), _areas(items)
