@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -491,6 +492,30 @@ def test_a_tile_cut_by_the_photo_edge_at_the_row_end_is_kept() -> None:
     end = row[-1].box[2]
     sliver = TileItem(Tile.S6, (end - 3, 400, end + 9, 440), 0.3)
     assert HandRegions()([*row, sliver]).concealed[-1] is sliver
+
+
+# rendered hand photo 166 of seed 4062 (1280 × 960, dealt by the rules), the shipped models'
+# boxes of the hand row: a weak 5r boxed over the 37 px of table and tile the photo's right
+# edge leaves beyond the last tile (the renderer labels no tile there)
+ROW_TO_THE_EDGE = [("3s", (106, 360, 214, 490), .86), ("4s", (190, 376, 300, 508), .88),
+                   ("6s", (277, 393, 385, 524), .87), ("9s", (364, 405, 470, 543), .85),
+                   ("6m", (451, 422, 561, 560), .89), ("3p", (542, 437, 649, 574), .83),
+                   ("8p", (629, 459, 733, 592), .88), ("9m", (715, 472, 823, 610), .86),
+                   ("7m", (801, 486, 909, 629), .86), ("5m", (889, 510, 992, 644), .86),
+                   ("2s", (975, 527, 1081, 660), .86), ("6p", (1064, 544, 1173, 676), .89),
+                   ("3s", (1152, 561, 1261, 691), .85), ("5r", (1243, 571, 1280, 699), .34)]
+
+
+def test_a_weak_sliver_at_the_photos_edge_is_not_a_tile_of_the_hand() -> None:
+    row = [TileItem(Tile.parse(code), box, conf) for code, box, conf in ROW_TO_THE_EDGE]
+    got = HandRegions()(row, (1280, 960))
+    assert [str(i.tile) for i in got.concealed] == "3s 4s 6s 9s 6m 3p 8p 9m 7m 5m 2s 6p 3s".split()
+    assert got.others == (row[-1],)
+    assert HandRegions(sliver=None)(row, (1280, 960)).concealed[-1] is row[-1]  # until stop 37
+    assert HandRegions()(row).concealed[-1] is row[-1]  # the picture's size unknown: no edge to tell
+    sure = replace(row[-1], confidence=0.8)  # a sure box is a tile, however much of it the photo holds
+    assert HandRegions()([*row[:-1], sure], (1280, 960)).concealed[-1] is sure
+    assert HandRegions(sliver=0.3)(row, (1280, 960)).concealed[-1] is row[-1]  # 37 of 109 px: 0.34 of a tile
 
 
 @pytest.mark.parametrize("tiles_away,hands", [(1.2, True), (2.0, True), (3.0, False)])
