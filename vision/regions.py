@@ -595,6 +595,21 @@ class HandRegions:
     # 3,600 photos (tiles 60 % in view whose face the edge cuts to a third); they are sure
     sliver: float | None = 0.35
     sliver_sure: float = 0.6
+    # a face-up bonus tile by the hand (within ``flower_reach``, or on the line of the
+    # melds) read this sure or surer is the hand's flower wherever its group went (since
+    # stop 37; only a lone one until then): a table discards no flower, and two flowers
+    # lying askew, a flower with a discard or a second box lined up beside it, or flowers
+    # laid flat behind a hand stood close to the lens (smaller than ``tile_area``) went to
+    # the others (rendered 4062 photo 31: a season behind the hand, boxed again above and
+    # read 1m). Rules-dealt renders held / in place / named right of the photos, the shipped
+    # models' boxes: 4062-4069 (looked at; 0.5 / 0.6 / 0.7 / 0.8) 1,272 / 1,200 / 774 ->
+    # 1,281 / 1,208 / 782 of 2,400 (at any confidence 1,252: second boxes and misread
+    # discards by the hand taken for flowers); 4070-4073 636 / 590 / 399 -> 642 / 597 / 405
+    # and 4074-4077 621 / 573 / 383 -> 628 / 580 / 385 of 1,200; the renderer's face boxes
+    # 3,439 -> 3,538 of 4,800 (4062-4077; the small ones measured 0.25-0.41 of a hand tile's
+    # box, 0.4 would have lost 49 of the 99); the real photos as before (39 of 45, 80 of 113)
+    stray_flower_sure: float | None = 0.6
+    stray_flower_area: float = 0.25  # × a hand tile's box: such flowers measured 0.25-0.41, a die 0.23
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
@@ -788,16 +803,29 @@ class HandRegions:
         """Whether ``run`` is 3 or more face-up tiles that split wholly into valid melds."""
         return len(run) >= 3 and all(i.face_up for i in run.items) and self._all_melds(run, self.is_bonus)
 
-    def _beside(self, run: Row, hand: Row, melds: list[MeldReading], long_side: float) -> bool:
-        """A lone flower counts when it lies by the hand (within ``flower_reach`` tile
-        lengths of a tile of it) or on the line of the melds."""
-        c = _centres(run.items)[0]
+    def _beside(self, flower: TileItem, hand: Row, melds: list[MeldReading], long_side: float) -> bool:
+        """A flower counts when it lies by the hand (within ``flower_reach`` tile lengths of
+        a tile of it) or on the line of the melds."""
+        c = _centres([flower])[0]
         near = np.min(np.hypot(*(_centres(hand.items) - c).T)) < self.flower_reach * long_side
         normal = np.array([-hand.direction[1], hand.direction[0]])
         meld_pts = _centres([i for m in melds for i in m.items])
         on_line = bool(len(meld_pts)) and float(np.min(np.abs((meld_pts - c) @ normal))) < 0.4 * long_side \
             and float(np.min(np.hypot(*(meld_pts - c).T))) < 6 * long_side
         return bool(near) or on_line
+
+    def _strays_by_the_hand(self, others: list[TileItem], hand: Row, melds: list[MeldReading],
+                            long_side: float, hand_area: float) -> list[TileItem]:
+        """The face-up bonus tiles among ``others`` that lie by the hand or on the line of
+        its melds (see ``_beside``), read ``stray_flower_sure`` or surer and boxed at least
+        ``stray_flower_area`` of ``hand_area`` (a hand tile's): flowers that went to the
+        others with their group (askew, a discard lined up with them, a second box, smaller
+        than ``tile_area`` when laid flat behind a hand stood close to the lens)."""
+        if self.stray_flower_sure is None:
+            return []
+        return [i for i in others if i.face_up and self.is_bonus(i.tile) and i.confidence >= self.stray_flower_sure
+                and float(_areas([i])[0]) >= self.stray_flower_area * hand_area
+                and self._beside(i, hand, melds, long_side)]
 
     def _lone_by_end(self, hand: Row, runs: list[Row], short: float, last: bool = True) -> list[TileItem]:
         """A lone face-up tile just past the hand's end (``last``: the tile drawn last) or
@@ -906,8 +934,11 @@ class HandRegions:
         # after it: flowers laid left of a pung (real training photo 420853321) were taken
         # for discards while the pung was still to come
         for run in lone:
-            beside = self._beside(run, hand, melds, long_side)
+            beside = self._beside(run.items[0], hand, melds, long_side)
             (flowers if beside else others).extend(run.items)  # else: among the scattered discards
+        strays = self._strays_by_the_hand(others, hand, melds, long_side, hand_area)
+        flowers += strays
+        others = [i for i in others if not any(i is s for s in strays)]
         order = {id(item): k for k, item in enumerate(i for run in reading for i in run.items)}
         flowers.sort(key=lambda item: order[id(item)])  # in reading order, as laid
         return melds, flowers, others

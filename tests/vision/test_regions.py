@@ -518,6 +518,20 @@ def test_a_weak_sliver_at_the_photos_edge_is_not_a_tile_of_the_hand() -> None:
     assert HandRegions(sliver=0.3)(row, (1280, 960)).concealed[-1] is row[-1]  # 37 of 109 px: 0.34 of a tile
 
 
+def test_a_flower_by_the_hand_is_its_flower_wherever_its_group_went() -> None:
+    # a flower in front of the hand and a discard lying askew against its corner make a
+    # group that is no row of the hand's, and until stop 37 went to the others, flower and
+    # all (rendered 4062 photo 31: a season behind the hand, boxed again above and read 1m)
+    hand = layout_items(parse_tiles("123456789m1234p"), [], [], 0.0, 0.5, np.random.default_rng(7))
+    flower = TileItem(Tile(35), (600, 445, 630, 485), 0.9)
+    discard = TileItem(Tile.S5, (630, 485, 660, 525), 0.9)
+    got = HandRegions()([*hand, flower, discard], (1000, 800))
+    assert got.flowers == (flower,) and got.others == (discard,) and len(got.concealed) == 13
+    assert HandRegions(stray_flower_sure=None)([*hand, flower, discard], (1000, 800)).others == (flower, discard)
+    weak = replace(flower, confidence=0.5)  # a weak one may be a discard's second box misread
+    assert HandRegions()([*hand, weak, discard], (1000, 800)).others == (weak, discard)
+
+
 @pytest.mark.parametrize("tiles_away,hands", [(1.2, True), (2.0, True), (3.0, False)])
 def test_a_lone_flower_by_the_hand_is_its_flower(tiles_away: float, hands: bool) -> None:
     # no table discards a flower: one lying two tile lengths from the hand (where the
