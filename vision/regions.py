@@ -606,10 +606,10 @@ class HandRegions:
     # 1,281 / 1,208 / 782 of 2,400 (at any confidence 1,252: second boxes and misread
     # discards by the hand taken for flowers); 4070-4073 636 / 590 / 399 -> 642 / 597 / 405
     # and 4074-4077 621 / 573 / 383 -> 628 / 580 / 385 of 1,200; the renderer's face boxes
-    # 3,439 -> 3,538 of 4,800 (4062-4077; the small ones measured 0.25-0.41 of a hand tile's
-    # box, 0.4 would have lost 49 of the 99); the real photos as before (39 of 45, 80 of 113)
+    # 3,439 -> 3,538 of 4,800 (4062-4077; with ``tile_area`` for the least box instead of
+    # ``stray_flower_area``, 3,487); the real photos as before (39 of 45, 80 of 113)
     stray_flower_sure: float | None = 0.6
-    stray_flower_area: float = 0.25  # × a hand tile's box: such flowers measured 0.25-0.41, a die 0.23
+    stray_flower_area: float = 0.25  # × a hand tile's box: 9 in 10 such flowers measured 0.25-0.41, a die 0.23
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
