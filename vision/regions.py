@@ -586,8 +586,8 @@ class HandRegions:
     # ``sliver_sure``, is not the hand's (see _slivers_at_the_ends; since stop 37): a sliver
     # of a tile the photo leaves out, or the detector's box of the bit of table beyond the
     # row's end. Rules-dealt renders, the shipped models' boxes, held / in place / named
-    # right of the photos: 4062-4069 (looked at; 0.33 / 0.35 / 0.4 / 0.5 and 0.5 / 0.6 /
-    # any confidence) 1,259 / 1,187 / 762 -> 1,272 / 1,200 / 774 of 2,400; 4070-4073
+    # right of the photos: 4062-4069 (looked at; 0.33 / 0.35 / 0.4 / 0.45 / 0.5 and 0.5 /
+    # 0.6 / any confidence, not every pair) 1,259 / 1,187 / 762 -> 1,272 / 1,200 / 774 of 2,400; 4070-4073
     # 622 / 577 / 390 -> 636 / 590 / 399 and 4074-4077 (rendered for the check) 607 / 560 /
     # 373 -> 621 / 573 / 383 of 1,200; the real photos as before (39 of 45, 80 of 113: at
     # 0.4 the first copy of real training photo 420791778 lost its labelled right-hand tile,
@@ -930,15 +930,15 @@ class HandRegions:
                      and any(not i.face_up for i in p.items)]
             others.extend(i for p in stray for i in p.items)
             melds.extend(p for p in pieces if p not in stray)
+        strays = self._strays_by_the_hand(others, hand, melds, long_side, hand_area)  # lone ones: below
+        flowers += strays
+        others = [i for i in others if not any(i is s for s in strays)]
         # a lone flower counts by the hand or on the line of the melds, also of a meld read
         # after it: flowers laid left of a pung (real training photo 420853321) were taken
         # for discards while the pung was still to come
         for run in lone:
             beside = self._beside(run.items[0], hand, melds, long_side)
             (flowers if beside else others).extend(run.items)  # else: among the scattered discards
-        strays = self._strays_by_the_hand(others, hand, melds, long_side, hand_area)
-        flowers += strays
-        others = [i for i in others if not any(i is s for s in strays)]
         order = {id(item): k for k, item in enumerate(i for run in reading for i in run.items)}
         flowers.sort(key=lambda item: order[id(item)])  # in reading order, as laid
         return melds, flowers, others
