@@ -610,6 +610,19 @@ class HandRegions:
     # ``stray_flower_area``, 3,487); the real photos as before (39 of 45, 80 of 113)
     stray_flower_sure: float | None = 0.6
     stray_flower_area: float = 0.25  # × a hand tile's box: 9 in 10 such flowers measured 0.25-0.41, a die 0.23
+    # a group by the hand that makes no valid meld, its boxes less than this sure on
+    # average, is tiles lying about, not a meld misread for the player to correct (since
+    # stop 38): discards seen askew, the wall's side or a second box lined up by the hand
+    # (rendered 4067 photo 77: 8s 5m 1m, 0.27-0.36 sure, behind the row; real training photo
+    # 420479065: 2m 6s 2m, 0.13-0.38, in the pool behind a hand in two tiers). A valid meld
+    # keeps its weak boxes (a pung laid flat behind the row is boxed weakly: 4065 photo 166).
+    # Rules-dealt renders, the shipped models' boxes, held / in place / named right of the
+    # photos: 4062-4069 (looked at; 0.45 / 0.5 / 0.6, and every group, valid or not, at 0.35
+    # / 0.4 / 0.45 / 0.5 / 0.55) 1,281 / 1,208 / 782 -> 1,288 / 1,214 / 785 of 2,400;
+    # 4070-4077 1,270 / 1,177 / 790 -> 1,276 / 1,184 / 792 and 4078-4081 (rendered for the
+    # check) 650 / 614 / 403 -> 651 / 615 / 403 of 1,200; the real photos as before (39 of
+    # 45, 80 of 113)
+    weak_meld: float | None = 0.5
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
@@ -827,6 +840,13 @@ class HandRegions:
                 and float(_areas([i])[0]) >= self.stray_flower_area * hand_area
                 and self._beside(i, hand, melds, long_side)]
 
+    def _weak_and_invalid(self, pieces: list[MeldReading]) -> bool:
+        """Whether ``pieces`` are no valid melds and their boxes less than ``weak_meld`` sure
+        on average."""
+        confidence = [i.confidence for p in pieces for i in p.items]
+        return (self.weak_meld is not None and not all(map(_valid, pieces))
+                and float(np.mean(confidence)) < self.weak_meld)
+
     def _lone_by_end(self, hand: Row, runs: list[Row], short: float, last: bool = True) -> list[TileItem]:
         """A lone face-up tile just past the hand's end (``last``: the tile drawn last) or
         before its start (the row's first tile set apart by a gap or an arm across it), on
@@ -921,10 +941,13 @@ class HandRegions:
                     pieces, spare = fewer
                     others.append(spare)
             gap = float(np.min(np.hypot(*(_centres(hand.items)[:, None, :] - pts[None]).transpose(2, 0, 1))))
+            if self._weak_and_invalid(pieces):
+                others.extend(run.items[k] for k in keep)  # weakly boxed and no meld: tiles lying about
+                continue
             if not any(_valid(p) for p in pieces) and gap > self.meld_reach * long_side:
                 others.extend(run.items[k] for k in keep)  # no meld, and not right by the hand: tiles lying about
                 continue
-            # a misread meld by the hand stays for the player to correct; face-down tiles that
+            # a surely boxed, misread meld by the hand stays for the player to correct; face-down tiles that
             # form no concealed kang are no meld to correct (the wall, a stack behind the row)
             stray = [p for p in pieces if (not _valid(p) or self._in_wall(p, runs, long_side, image_size))
                      and any(not i.face_up for i in p.items)]

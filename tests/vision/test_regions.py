@@ -532,6 +532,26 @@ def test_a_flower_by_the_hand_is_its_flower_wherever_its_group_went() -> None:
     assert HandRegions()([*hand, weak, discard], (1000, 800)).others == (weak, discard)
 
 
+def test_weak_boxes_by_the_hand_that_make_no_meld_are_no_meld() -> None:
+    # rendered 4067 photo 77: three discards behind the hand, boxed 0.27-0.36 sure and read
+    # 8s 5m 1m, lined up as a meld; until stop 38 read as one for the player to correct
+    hand = layout_items(parse_tiles("123456789m1234p"), [], [], 0.0, 0.5, np.random.default_rng(9))
+    y = 400 + H / 2 + 2  # touching the row, in front of it
+
+    def group(codes: str, confidence: float) -> list[TileItem]:
+        return [TileItem(Tile.parse(c), (520 + (W + 1) * k, y, 520 + (W + 1) * k + W, y + H), confidence)
+                for k, c in enumerate(codes.split())]
+
+    weak = group("8s 5m 1m", 0.3)
+    got = HandRegions()([*hand, *weak])
+    assert not got.melds and got.others == tuple(weak) and len(got.concealed) == 13
+    assert [m.items for m in HandRegions(weak_meld=None)([*hand, *weak]).melds] == [tuple(weak)]
+    sure = group("8s 5m 1m", 0.8)  # surely boxed: a meld misread, for the player to correct
+    assert [m.items for m in HandRegions()([*hand, *sure]).melds] == [tuple(sure)]
+    pung = group("5p 5p 5p", 0.3)  # a valid meld keeps its weak boxes (laid flat, far from the lens)
+    assert [list(m.tiles) for m in HandRegions()([*hand, *pung]).melds] == [parse_tiles("555p")]
+
+
 @pytest.mark.parametrize("tiles_away,hands", [(1.2, True), (2.0, True), (3.0, False)])
 def test_a_lone_flower_by_the_hand_is_its_flower(tiles_away: float, hands: bool) -> None:
     # no table discards a flower: one lying two tile lengths from the hand (where the
