@@ -170,6 +170,7 @@ class EventDetector:
     _named: dict[int, Tile] = field(default_factory=dict)  # pool tile's track id -> its name so far
     _before: list[tuple[Seat, Tile] | None] = field(default_factory=list)  # last_discard before each
     _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
+    _flower_tracks: dict[int, Seat] = field(default_factory=dict)  # announced flower's track id -> its seat
     _melds: dict[Seat, Counter[Any]] = field(default_factory=dict)
     _shown: dict[Seat, Counter[Any]] = field(default_factory=dict)  # melds in this reading, per seat
     _started: bool = False
@@ -196,9 +197,16 @@ class EventDetector:
     # -- flowers -------------------------------------------------------------------------------
     def _flowers_of(self, seat: Seat, items: Iterable[TileItem], now: float) -> list[TableEvent]:
         known = self._flowers.setdefault(seat, Counter())
-        cur = {i.tile for i in items if i.face_up}  # each bonus tile is unique in a set
+        up = [i for i in items if i.face_up]
+        # a flower already announced that comes to be read under another name in its place
+        # is the same tile, not a new one: the web demo's far Summer, a coin toss between
+        # Summer and Spring for the classifier, was read as Spring once a hand had passed
+        # over it, and "South declares Spring" reached the referee
+        cur = {i.tile for i in up  # each bonus tile is unique in a set
+               if i.tile in known or i.track is None or self._flower_tracks.get(i.track) is not seat}
         fresh = sorted(cur - set(known))
         known.update(fresh)
+        self._flower_tracks.update((i.track, seat) for i in up if i.track is not None and i.tile in known)
         return [FlowerSeen(seat, now, t) for t in fresh]
 
     # -- melds ---------------------------------------------------------------------------------

@@ -135,6 +135,20 @@ def test_a_discard_read_under_another_name_is_not_a_new_discard() -> None:
         "South discards 7p (7 dots)"]  # South's turn still
 
 
+def test_a_flower_read_under_another_name_in_its_place_is_not_a_new_flower() -> None:
+    """The web demo's far Summer, a coin toss between Summer and Spring for the classifier,
+    was read as Spring once a hand had passed over it: "South declares Spring" reached the
+    referee. A flower on a new track is a new flower, whatever its name."""
+    def south(*flowers: TileItem) -> TableReading:
+        return TableReading({Seat.SOUTH: SeatReading(Seat.SOUTH, flowers=flowers)})
+
+    det = EventDetector(first=Seat.EAST)
+    det.update(south())
+    assert [str(e) for e in det.update(south(_item("6f", 0, 7)))] == [str(FlowerSeen(Seat.SOUTH, 0.0, Tile.parse("6f")))]
+    assert det.update(south(_item("5f", 0, 7))) == [] and det.update(south(_item("6f", 0, 7))) == []
+    assert [e.tile for e in det.update(south(_item("6f", 0, 7), _item("5f", 20, 8)))] == [Tile.parse("5f")]
+
+
 def test_a_discard_boxed_twice_is_one_discard() -> None:
     """The web demo's North 3p as the detector stored in float16 boxed it: two boxes, IoU 0.49."""
     det = EventDetector(first=Seat.NORTH)
