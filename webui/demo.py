@@ -66,15 +66,20 @@ class DemoSource:
     ``reader``: "models" (the shipped ONNX models, the default; the renderer's labels when
     they are missing) or "labels" (the renderer's labels: a perfect reader, for tests).
     ``realtime=False`` reads every frame as fast as it can (tests); a live demo drops the
-    frames that come while one is being read, as a camera does.
+    frames that come while one is being read, as a camera does, but never more than
+    ``max_skip`` in a row: on a slow machine the video slows down instead. Read by the
+    renderer's labels, every other frame of the demo gives every event and every third
+    loses a discard, and the referee then refused the next one ("but:" on the page).
     """
 
     name = "built-in demo (no camera attached)"
     variant = "filipino"
 
     def __init__(self, step_seconds: float = 2.5, fps: float = 8.0, pause_after_win: float = 8.0,
-                 reader: str = "models", realtime: bool = True, size: tuple[int, int] = (1920, 1080)) -> None:
+                 reader: str = "models", realtime: bool = True, size: tuple[int, int] = (1920, 1080),
+                 max_skip: int = 1) -> None:
         self.step_seconds = step_seconds
+        self.max_skip = max_skip
         self.fps = fps
         self.pause_after_win = pause_after_win
         self.reader = reader
@@ -125,14 +130,18 @@ class DemoSource:
 
     def _frames(self, table: Any, stop: threading.Event) -> Iterator[tuple[np.ndarray, float, int]]:
         """The video's frames (image, time, index); in real time, only the newest each time one
-        is asked for. The labels reader is told each frame's labels."""
+        is asked for, up to ``max_skip`` past the last. The labels reader is told each frame's
+        labels."""
         start, last = time.monotonic(), -1
         while not stop.is_set():
             i = last + 1
             if self.realtime:
                 due = start + i / self.fps
                 time.sleep(max(0.0, due - time.monotonic()))
-                i = max(i, int((time.monotonic() - start) * self.fps))  # frames missed meanwhile
+                newest = int((time.monotonic() - start) * self.fps)  # frames missed meanwhile
+                i = max(i, min(newest, last + 1 + self.max_skip))
+                if newest > i:  # the reader is slower than dropping can make up for: play on from here
+                    start = time.monotonic() - i / self.fps
             if i >= table.frame_count:
                 return
             last = i

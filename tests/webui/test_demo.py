@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
+import time
+from types import SimpleNamespace
 
 from engine.tiles import format_tiles
 from webui.demo import READY_HAND, READY_ON, WIN, DemoSource, table_script
@@ -40,3 +43,17 @@ def test_without_models_the_labels_stand_in_and_the_page_says_so(monkeypatch) ->
     source = DemoSource(step_seconds=0.75, fps=8, realtime=False, size=(960, 540))
     first = next(source.updates(threading.Event()))
     assert first.reset and "labels stand in" in first.status and "detector.onnx" in first.status
+
+
+def test_a_slow_reader_slows_the_demo_down_instead_of_missing_its_steps() -> None:
+    """A reader that takes three frames' time over each: the live demo drops one frame at a
+    time, never more (a step of the demo lasts 12 frames; every third frame read missed a
+    discard), and the video plays on at the reader's pace."""
+    frames = SimpleNamespace(frame_count=30, frame=lambda i: SimpleNamespace(image=None, time=i / 50, index=i, labels=[]))
+    source = DemoSource(fps=50, realtime=True, max_skip=1)
+    read = []
+    for _, _, index in source._frames(frames, threading.Event()):
+        read.append(index)
+        time.sleep(3 / 50)
+    steps = [b - a for a, b in itertools.pairwise(read)]
+    assert read[0] == 0 and read[-1] >= 28 and max(steps) <= 2 and 2 in steps
