@@ -597,6 +597,18 @@ def test_a_hand_laid_flat_in_two_rows_a_tile_apart_is_one_hand() -> None:
         HandRegions()(back + [TileItem(i.tile, (i.box[0], i.box[1] + H, i.box[2], i.box[3] + H), 0.9) for i in front])
 
 
+def test_a_hand_row_cut_in_two_by_a_gap_is_one_hand_not_two() -> None:
+    # rendered 4065 photo 256: one row, cut into runs of 9 and 7 where two flowers lie against
+    # it; until stop 38 the photo was refused as two hands before the pieces were joined
+    tiles = parse_tiles("123456789m1234567p")[:16]
+    row = [TileItem(t, (100 + 31 * k + 30 * (k >= 9), 400, 130 + 31 * k + 30 * (k >= 9), 440), 0.9)
+           for k, t in enumerate(tiles)]
+    got = HandRegions()(row)
+    assert [i.tile for i in got.concealed] == tiles and not got.others
+    with pytest.raises(TwoHandsError, match="rows of 9 and 7"):
+        HandRegions(pieces_not_hands=False)(row)
+
+
 def test_photo_of_two_hands_is_refused() -> None:
     lay = HandLayout.parse("123m456p789s1234z", second_hand=tuple(parse_tiles("1112345678999p")))
     _, labels = hand_photo(lay, size=(960, 720))
