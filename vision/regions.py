@@ -631,6 +631,13 @@ class HandRegions:
     # 6,000, refused 32 -> 26, none lost; the renderer's face boxes 4,445 -> 4,446, refused
     # 25 -> 24; the real photos as before (39 of 45, 80 of 113)
     pieces_not_hands: bool = True
+    # ... and a piece counts on the line of the row's last four tiles at that end as well as
+    # on its fitted line (since stop 38): a row bowed by a close wide lens (rendered 4064
+    # photo 87: only its first four tiles were read as the hand, the other 13 left out). 4062-4081,
+    # the shipped models' boxes: held / in place 3,218 / 3,016 -> 3,226 / 3,032 of 6,000
+    # (9 photos gained, 1 lost: 4074 photo 44, a concealed kang laid on the row's bent line);
+    # face boxes 4,446 -> 4,454; the real photos as before. 0.35 of a tile, as on the line
+    bent_pieces: bool = True
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
@@ -800,10 +807,11 @@ class HandRegions:
         return (self.pieces_not_hands and len(hand) + len(r) <= self.hand_max
                 and self._collinear(hand, r, short, long_side))
 
-    @staticmethod
-    def _collinear(hand: Row, r: Row, short: float, long_side: float) -> bool:
+    def _collinear(self, hand: Row, r: Row, short: float, long_side: float) -> bool:
         """Whether ``r`` is a piece of the concealed row ``hand`` cut off by a small gap or a
-        bend: on its line, close to one of its ends, and not meld-shaped (no turned tile)."""
+        bend: close to one of its ends, on its line (or, with ``bent_pieces``, its two tiles
+        nearest the row on the line of the row's last four tiles at that end), and not
+        meld-shaped (no turned tile)."""
         if len(r) < 2 or bool(r.turned().any()) or sum(i.face_up for i in r.items) < len(r) / 2:
             return False
         normal = np.array([-hand.direction[1], hand.direction[0]])
@@ -811,8 +819,13 @@ class HandRegions:
         across = float(np.abs(pts @ normal - hand.offset).max())
         along = pts @ hand.direction
         start, end = hand.proj[0] - hand.along[0] / 2, hand.proj[-1] + hand.along[-1] / 2
+        after = abs(float(along.min()) - end) <= abs(start - float(along.max()))  # past the row's end
         gap = min(abs(float(along.min()) - end), abs(start - float(along.max())))
-        return across < 0.35 * long_side and gap < 1.2 * short + float(np.max(r.along))
+        if gap >= 1.2 * short + float(np.max(r.along)):
+            return False
+        nearest = pts[np.argsort(along if after else -along)[:2]]
+        bent = self.bent_pieces and _off_the_bend(hand, nearest, after) < 0.35 * long_side
+        return across < 0.35 * long_side or bent
 
     @staticmethod
     def _mend_melds(runs: list[Row], direction: np.ndarray, turned_only: bool = False) -> list[Row]:
@@ -1006,6 +1019,24 @@ def cut_share(box: Sequence[float], nextdoor: Sequence[float], image_size: tuple
     if box[1] < margin or box[3] > height - margin:
         shares.append((box[3] - box[1]) / max(nextdoor[3] - nextdoor[1], 1e-6))
     return float(min(shares))
+
+
+def _off_the_bend(hand: Row, pts: np.ndarray, after: bool) -> float:
+    """How far the farthest of ``pts`` lies from the line through the row's last four tiles
+    at its end (``after``) or its start; infinite for a row of fewer than four.
+
+    >>> row = Row.build([TileItem(Tile.M1, (30.0 * k, 2.0 * k * k, 30.0 * k + 28, 2.0 * k * k + 40)) for k in range(6)],
+    ...                 np.array([1.0, 0.0]))
+    >>> round(_off_the_bend(row, np.array([[194.0, 84.0]]), True), 1)  # on the bent line, past the end
+    0.0
+    >>> round(_off_the_bend(row, np.array([[194.0, 40.0]]), True), 1)  # level with the row's start
+    39.9
+    """
+    if len(hand) < 4:
+        return float("inf")
+    ends = _centres(hand.items)[-4:] if after else _centres(hand.items)[:4][::-1]
+    bent = (ends[-1] - ends[0]) / max(float(np.hypot(*(ends[-1] - ends[0]))), 1e-9)
+    return float(np.abs((pts - ends[-1]) @ np.array([-bent[1], bent[0]])).max())
 
 
 def _back_at_an_end(concealed: list[TileItem]) -> TileItem | None:

@@ -609,6 +609,30 @@ def test_a_hand_row_cut_in_two_by_a_gap_is_one_hand_not_two() -> None:
         HandRegions(pieces_not_hands=False)(row)
 
 
+# rendered hand photo 87 of seed 4064 (1280 × 960, Filipino, dealt by the rules), the shipped
+# models' boxes: a 17-tile row bowed by a close wide lens, a green dragon (a flower in
+# Filipino) in front of it, and four weak face-down boxes of nothing around it
+BOWED_17 = [("9m", (0, 663, 70, 773), .82), ("6p", (68, 622, 153, 725), .82), ("2m", (147, 584, 236, 692), .8),
+            ("7s", (227, 553, 310, 654), .84), ("3p", (300, 537, 384, 638), .8), ("2s", (376, 519, 455, 619), .83),
+            ("7p", (446, 513, 524, 610), .8), ("5p", (515, 512, 594, 608), .84), ("7m", (587, 515, 659, 614), .85),
+            ("7s", (651, 527, 732, 628), .82), ("2p", (724, 547, 797, 642), .8), ("4s", (788, 570, 865, 670), .85),
+            ("1m", (853, 602, 934, 701), .83), ("3s", (919, 636, 1000, 743), .81), ("6m", (985, 686, 1072, 790), .83),
+            ("7m", (1055, 737, 1140, 841), .81), ("1m", (1161, 841, 1247, 944), .8)]
+AROUND_IT = [("6z", (398, 625, 485, 726), .8), ("1x", (461, 796, 552, 889), .43), ("1x", (335, 783, 430, 872), .29),
+             ("1x", (173, 509, 251, 596), .25), ("1x", (986, 422, 1074, 504), .22)]
+
+
+def test_the_pieces_of_a_row_bowed_by_the_lens_are_one_hand() -> None:
+    # the fit cuts the bowed row into pieces; until stop 38 a piece counted only on the row's
+    # fitted line, and just the first four tiles were read as the hand
+    row = [TileItem(Tile.parse(code), box, conf) for code, box, conf in BOWED_17]
+    dragon, *backs = [TileItem(Tile.parse(code), box, conf) for code, box, conf in AROUND_IT]
+    filipino = HandRegions(is_bonus=lambda t: t.is_bonus or t.is_honor)
+    got = filipino([*row, dragon, *backs], (1280, 960))
+    assert list(got.concealed) == row and got.flowers == (dragon,) and sorted(map(id, got.others)) == sorted(map(id, backs))
+    assert len(replace(filipino, bent_pieces=False)([*row, dragon, *backs], (1280, 960)).concealed) == 4
+
+
 def test_photo_of_two_hands_is_refused() -> None:
     lay = HandLayout.parse("123m456p789s1234z", second_hand=tuple(parse_tiles("1112345678999p")))
     _, labels = hand_photo(lay, size=(960, 720))
