@@ -819,12 +819,12 @@ class HandRegions:
         across = float(np.abs(pts @ normal - hand.offset).max())
         along = pts @ hand.direction
         start, end = hand.proj[0] - hand.along[0] / 2, hand.proj[-1] + hand.along[-1] / 2
-        after = abs(float(along.min()) - end) <= abs(start - float(along.max()))  # past the row's end
-        gap = min(abs(float(along.min()) - end), abs(start - float(along.max())))
-        if gap >= 1.2 * short + float(np.max(r.along)):
+        past_end, before_start = abs(float(along.min()) - end), abs(start - float(along.max()))
+        after = past_end <= before_start
+        if min(past_end, before_start) >= 1.2 * short + float(np.max(r.along)):
             return False
         nearest = pts[np.argsort(along if after else -along)[:2]]
-        bent = self.bent_pieces and _off_the_bend(hand, nearest, after) < 0.35 * long_side
+        bent = self.bent_pieces and len(hand) >= 4 and _off_the_bend(hand, nearest, after) < 0.35 * long_side
         return across < 0.35 * long_side or bent
 
     @staticmethod
@@ -889,8 +889,6 @@ class HandRegions:
         sign, k = (1.0, -1) if last else (-1.0, 0)
         edge = sign * float(hand.proj[k]) + float(hand.along[k]) / 2  # the end, measured outwards
         normal = np.array([-hand.direction[1], hand.direction[0]])
-        ends = _centres(hand.items)[-4:] if last else _centres(hand.items)[:4][::-1]  # towards the end
-        bent = (ends[-1] - ends[0]) / max(float(np.hypot(*(ends[-1] - ends[0]))), 1e-9)
         tol = 0.3 * float(np.median(hand.across))
         for r in runs:
             if len(r) != 1 or not r.items[0].face_up or self.is_bonus(r.items[0].tile):
@@ -898,7 +896,7 @@ class HandRegions:
             c = np.array(r.items[0].centre)
             past = sign * float(c @ hand.direction) - edge
             across = abs(float(c @ normal) - hand.offset)
-            off_bend = abs(float((c - ends[-1]) @ np.array([-bent[1], bent[0]])))
+            off_bend = _off_the_bend(hand, c[None], last)
             if 0 < past < self.drawn_gap * short + r.along[0] and min(across, off_bend) < tol:
                 runs.remove(r)
                 return list(r.items)
@@ -1023,7 +1021,7 @@ def cut_share(box: Sequence[float], nextdoor: Sequence[float], image_size: tuple
 
 def _off_the_bend(hand: Row, pts: np.ndarray, after: bool) -> float:
     """How far the farthest of ``pts`` lies from the line through the row's last four tiles
-    at its end (``after``) or its start; infinite for a row of fewer than four.
+    (as many as it has, two at least) at its end (``after``) or its start.
 
     >>> row = Row.build([TileItem(Tile.M1, (30.0 * k, 2.0 * k * k, 30.0 * k + 28, 2.0 * k * k + 40)) for k in range(6)],
     ...                 np.array([1.0, 0.0]))
@@ -1032,9 +1030,7 @@ def _off_the_bend(hand: Row, pts: np.ndarray, after: bool) -> float:
     >>> round(_off_the_bend(row, np.array([[194.0, 40.0]]), True), 1)  # level with the row's start
     39.9
     """
-    if len(hand) < 4:
-        return float("inf")
-    ends = _centres(hand.items)[-4:] if after else _centres(hand.items)[:4][::-1]
+    ends = _centres(hand.items)[-4:] if after else _centres(hand.items)[:4][::-1]  # towards that end
     bent = (ends[-1] - ends[0]) / max(float(np.hypot(*(ends[-1] - ends[0]))), 1e-9)
     return float(np.abs((pts - ends[-1]) @ np.array([-bent[1], bent[0]])).max())
 
