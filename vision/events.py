@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -170,7 +170,8 @@ class EventDetector:
     _named: dict[int, Tile] = field(default_factory=dict)  # pool tile's track id -> its name so far
     _before: list[tuple[Seat, Tile] | None] = field(default_factory=list)  # last_discard before each
     _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
-    _flower_tracks: dict[int, Seat] = field(default_factory=dict)  # announced flower's track id -> its seat
+    # an announced flower's track id -> its seat and the name it was announced by
+    _flower_tracks: dict[int, tuple[Seat, Tile]] = field(default_factory=dict)
     _melds: dict[Seat, Counter[Any]] = field(default_factory=dict)
     _shown: dict[Seat, Counter[Any]] = field(default_factory=dict)  # melds in this reading, per seat
     _started: bool = False
@@ -203,11 +204,36 @@ class EventDetector:
         # Summer and Spring for the classifier, was read as Spring once a hand had passed
         # over it, and "South declares Spring" reached the referee
         cur = {i.tile for i in up  # each bonus tile is unique in a set
-               if i.tile in known or i.track is None or self._flower_tracks.get(i.track) is not seat}
+               if i.tile in known or i.track is None or self._announced_at(i.track) is not seat}
         fresh = sorted(cur - set(known))
         known.update(fresh)
-        self._flower_tracks.update((i.track, seat) for i in up if i.track is not None and i.tile in known)
+        for i in up:
+            if i.track is not None and i.tile in known and self._announced_at(i.track) is not seat:
+                self._flower_tracks[i.track] = (seat, i.tile)
         return [FlowerSeen(seat, now, t) for t in fresh]
+
+    def _announced_at(self, track: int) -> Seat | None:
+        return self._flower_tracks[track][0] if track in self._flower_tracks else None
+
+    def as_announced(self, reading: TableReading) -> TableReading:
+        """``reading`` with each flower on an announced track under the name it was announced
+        by, so that the overlay names the tile the referee recorded (the web demo's far Summer,
+        read as Spring once a hand had passed over it, was labelled F5 beside the panel's F6).
+
+        >>> from vision.readings import SeatReading
+        >>> det = EventDetector()
+        >>> south = lambda name: TableReading({Seat.SOUTH: SeatReading(Seat.SOUTH,
+        ...     flowers=(TileItem(Tile.parse(name), (0, 0, 30, 40), track=7),))})
+        >>> _ = det.update(TableReading()), det.update(south("6f"))
+        >>> det.as_announced(south("5f")).seat(Seat.SOUTH).flowers[0].tile
+        Tile.SEASON2
+        """
+        def named(i: TileItem) -> TileItem:
+            announced = self._flower_tracks.get(i.track) if i.track is not None and i.face_up else None
+            return i if announced is None or announced[1] is i.tile else replace(i, tile=announced[1])
+
+        seats = {seat: replace(sr, flowers=tuple(map(named, sr.flowers))) for seat, sr in reading.seats.items()}
+        return replace(reading, seats=seats)
 
     # -- melds ---------------------------------------------------------------------------------
     def _moved(self, seat: Seat, sig: Any) -> bool:

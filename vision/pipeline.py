@@ -254,6 +254,7 @@ class LivePipeline:
         if self.ruleset is not None:
             reading = reading.check(self.ruleset)
         events, refused = self._observe(self.events.update(reading, now))
+        reading = self.events.as_announced(reading)  # the overlay names what the referee recorded
         took = time.perf_counter() - start
         self._times = (self._times + [took])[-30:]
         self.processed += 1

@@ -202,3 +202,18 @@ def test_a_meld_read_at_the_next_seat_for_a_while_is_not_a_new_meld() -> None:
     assert det.update(at(north=(chow,))) == []
     assert det.update(at(east=(chow,))) == []
     assert [e.seat for e in det.update(at(east=(chow,), north=(chow,)))] == [Seat.NORTH]
+
+
+def test_a_flower_read_under_another_name_keeps_its_announced_name_for_the_overlay() -> None:
+    """The live overlay labelled the demo's far Summer F5 once it was read as Spring, beside
+    the referee's panel that (rightly) kept F6. A flower on a new track keeps its own name."""
+    def south(*flowers: TileItem) -> TableReading:
+        return TableReading({Seat.SOUTH: SeatReading(Seat.SOUTH, flowers=flowers)})
+
+    det = EventDetector(first=Seat.EAST)
+    det.update(south())
+    det.update(south(_item("6f", 0, 7)))
+    seen = south(_item("5f", 0, 7), _item("7f", 20, 8))
+    det.update(seen)
+    assert [i.tile for i in det.as_announced(seen).seat(Seat.SOUTH).flowers] == [Tile.parse("6f"), Tile.parse("7f")]
+    assert [i.tile for i in seen.seat(Seat.SOUTH).flowers] == [Tile.parse("5f"), Tile.parse("7f")]  # untouched
