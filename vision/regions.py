@@ -571,6 +571,22 @@ class HandRegions:
     # (not looked at) models 620 / 575 / 389 as before, face boxes 848 / 791 -> 853 / 796
     # of 1,200; the real photos as before (39 of 45, 80 of 113)
     mend_unturned: bool = True
+    # two such runs of face-up tiles are side by side also when their nearest boxes are
+    # less than this apart (× the tiles' short side), since stop 39: the centres' test alone
+    # (within a tile's length) left out a pung whose turned tile lies a sliver apart, and
+    # one whose upright tiles, seen from above, are as long as they are wide (rendered 4065
+    # photo 229: 6p, turned 6p, 6p read as 6p and 6p 6p, 102 px between centres, tiles
+    # 96 px long); a wall's face-down tiles are not mended this way (4069 photo 80).
+    # Measured on line as well (their centres within half a tile's length across the
+    # hand's direction): scattered discards side by side had become melds (4073 photo 269, a
+    # chow of three discards). Rules-dealt renders, the shipped models' boxes, held / in
+    # place / named of the photos: 4062-4069 (looked at) 1,293 / 1,222 / 789 -> 1,300 /
+    # 1,229 / 796, 4070-4077 (chose 1.0 over 0.5 and the line) 1,279 / 1,190 / 792 -> 1,288
+    # / 1,199 / 797, 4078-4085 (the check) 1,293 / 1,231 / 799 -> 1,297 / 1,235 / 800 of
+    # 2,400; face boxes held 3,542 -> 3,551 and 1,800 -> 1,805; the real photos as before (39
+    # of 45, 80 of 113).
+    # Lost: discards of one tile, or a run, lying on a line behind the hand (4080 photo 39).
+    mend_apart: float | None = 1.0
     # a group of 3 or more face-up tiles that splits wholly into valid melds counts this far
     # across from the hand (× tile height; ``near`` for any other group), since stop 36:
     # melds laid in front of a hand stood close to the lens are larger than the picture's
@@ -670,7 +686,7 @@ class HandRegions:
             raise TwoHandsError(f"two hands in one photo (rows of {sizes[0]} and {sizes[1]} tiles): "
                                 "photograph one hand at a time")
         hand_run = self._join_collinear(hand_run, runs, short, long_side)
-        runs = self._mend_melds(runs, hand_run.direction, turned_only=not self.mend_unturned)
+        runs = self._mend_melds(runs, hand_run.direction, not self.mend_unturned, self.mend_apart)
         slivers = self._slivers_at_the_ends(hand_run, image_size)
         concealed = [i for i in hand_run.items if not any(i is s for s in slivers)]
         back = _back_at_an_end(concealed) if self.end_back_aside else None
@@ -828,7 +844,8 @@ class HandRegions:
         return across < 0.35 * long_side or bent
 
     @staticmethod
-    def _mend_melds(runs: list[Row], direction: np.ndarray, turned_only: bool = False) -> list[Row]:
+    def _mend_melds(runs: list[Row], direction: np.ndarray, turned_only: bool = False,
+                    apart: float | None = None) -> list[Row]:
         """Two short runs side by side that together make a meld (``turned_only``: with a
         turned tile) are one run: a called meld's turned tile lies flush with one edge of the
         meld, its centre off the line of the upright ones, and the line fit can give it (or
@@ -839,7 +856,7 @@ class HandRegions:
         185 of 300, whole-tile boxes 192 / 195 / 177 -> 195 / 194 / 179, the shipped models'
         109 / 121 / 119 -> 111 / 121 / 121; the real photos as before."""
         runs = list(runs)
-        while (halves := _meld_halves(runs, direction, turned_only)) is not None:
+        while (halves := _meld_halves(runs, direction, turned_only, apart)) is not None:
             a, b, both = halves
             runs = [r for r in runs if r is not a and r is not b] + [both]
         return runs
@@ -1047,25 +1064,49 @@ def _back_at_an_end(concealed: list[TileItem]) -> TileItem | None:
     return next((i for i in (concealed[0], concealed[-1]) if not i.face_up), None)
 
 
-def _meld_halves(runs: list[Row], direction: np.ndarray, turned_only: bool = False) -> tuple[Row, Row, Row] | None:
+def _meld_halves(runs: list[Row], direction: np.ndarray, turned_only: bool = False,
+                 apart: float | None = None) -> tuple[Row, Row, Row] | None:
     """The first two runs of 3 tiles or fewer, side by side, that together make a valid meld
     (``turned_only``: with a turned tile), and that meld as one run along ``direction``;
     else None."""
     few = [r for r in runs if len(r) <= 3]
     for a, b in itertools.combinations(few, 2):
-        if 3 <= len(a) + len(b) <= 4 and _side_by_side(a, b):
+        if 3 <= len(a) + len(b) <= 4 and _side_by_side(a, b, apart, direction):
             both = Row.build([*a.items, *b.items], direction)
             if (both.turned().any() or not turned_only) and _valid(_meld_reading(both.items)):
                 return a, b, both
     return None
 
 
-def _side_by_side(a: Row, b: Row) -> bool:
+def _side_by_side(a: Row, b: Row, apart: float | None = None, direction: np.ndarray | None = None) -> bool:
     """Whether two runs touch end to end: their nearest tiles' centres within the length of
-    their tiles (their own: near the camera a meld's tiles are larger than the picture's)."""
+    their tiles (their own: near the camera a meld's tiles are larger than the picture's),
+    or, face up and on one line along ``direction`` (their centres less than half a tile's
+    length apart across it), their nearest boxes within ``apart`` of their tiles' short
+    side (see ``HandRegions.mend_apart``)."""
     ca, cb = _centres(a.items), _centres(b.items)
-    _, length = tile_scale([*a.items, *b.items])
-    return float(np.min(np.hypot(*(ca[:, None, :] - cb[None]).transpose(2, 0, 1)))) < length
+    short, length = tile_scale([*a.items, *b.items])
+    if float(np.min(np.hypot(*(ca[:, None, :] - cb[None]).transpose(2, 0, 1)))) < length:
+        return True
+    if apart is None or direction is None or not all(i.face_up for i in (*a.items, *b.items)):
+        return False
+    normal = np.array([-direction[1], direction[0]])
+    if abs(float((ca.mean(0) - cb.mean(0)) @ normal)) > 0.5 * length:  # not on one line: discards lying about
+        return False
+    return _box_gap(a.items, b.items) < apart * short
+
+
+def _box_gap(a: Sequence[TileItem], b: Sequence[TileItem]) -> float:
+    """The least distance between a box of ``a`` and one of ``b`` (0 where they overlap).
+
+    >>> _box_gap([TileItem(Tile.M1, (0, 0, 10, 10))], [TileItem(Tile.M1, (13, 14, 20, 20))])
+    5.0
+    """
+    ba = np.array([i.box for i in a], np.float64)[:, None, :]
+    bb = np.array([i.box for i in b], np.float64)[None, :, :]
+    dx = np.maximum(0, np.maximum(ba[..., 0], bb[..., 0]) - np.minimum(ba[..., 2], bb[..., 2]))
+    dy = np.maximum(0, np.maximum(ba[..., 1], bb[..., 1]) - np.minimum(ba[..., 3], bb[..., 3]))
+    return float(np.hypot(dx, dy).min())
 
 
 def _reading_order(runs: list[Row], long_side: float) -> list[Row]:

@@ -472,6 +472,29 @@ def test_a_pung_cut_in_two_by_perspective_is_one_meld() -> None:
     assert not HandRegions(mend_unturned=False)(items, (1280, 960)).melds
 
 
+def test_a_pung_whose_turned_tile_lies_a_sliver_apart_is_one_meld() -> None:
+    # rendered hand photo 229 of seed 4065 (dealt by the rules), the shipped models' boxes:
+    # a called pung of 6p in front of the hand, its turned middle tile a few pixels from the
+    # first, cut into runs of 1 and 2. Seen from above, the upright tiles' faces are as long
+    # as they are wide: 102 px between the nearest centres, tiles 96 px long, so the
+    # centres' test did not mend them and the pung went to the others (since stop 39)
+    hand = [(188, 559, 283, 630), (262, 551, 355, 619), (339, 543, 433, 610), (419, 533, 497, 600),
+            (492, 524, 575, 591), (567, 510, 647, 579), (642, 502, 723, 571), (712, 492, 793, 559),
+            (782, 485, 866, 551), (852, 476, 938, 543), (926, 466, 1013, 533), (1002, 455, 1078, 519),
+            (1062, 446, 1153, 516)]
+    pung = [(397, 654, 486, 752), (494, 660, 592, 737), (580, 631, 671, 728)]
+    items = ([TileItem(t, b, 0.8) for t, b in zip(parse_tiles("5422m1s2p8s8m3p1p9s5s5p"), hand, strict=True)]
+             + [TileItem(Tile.P6, b, 0.8) for b in pung])
+    got = HandRegions()(items, (1280, 960))
+    assert [list(m.tiles) for m in got.melds] == [parse_tiles("666p")] and got.melds[0].called
+    assert len(got.concealed) == 13 and not got.others
+    assert not HandRegions(mend_apart=None)(items, (1280, 960)).melds
+    # the same three tiles off one line (the pair 55 px, 0.57 of the tiles' length, higher)
+    # are tiles lying about: discards side by side are not mended into melds
+    askew = [*items[:14], *(replace(i, box=(i.box[0], i.box[1] - 55, i.box[2], i.box[3] - 55)) for i in items[14:])]
+    assert not HandRegions()(askew, (1280, 960)).melds
+
+
 def test_melds_laid_close_to_the_lens_count_a_little_farther_from_the_hand() -> None:
     # rendered hand photo 14 of seed 4062: a kang laid in front of a hand stood close to the
     # lens is larger than the hand's tiles, 3.0 of the picture's tile heights from the row;
