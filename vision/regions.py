@@ -654,6 +654,19 @@ class HandRegions:
     # (9 photos gained, 1 lost: 4074 photo 44, a concealed kang laid on the row's bent line);
     # face boxes 4,446 -> 4,454; the real photos as before. 0.35 of a tile, as on the line
     bent_pieces: bool = True
+    # a piece of the row with a tile that looks turned is still a piece when its tiles make
+    # no melds (since stop 39): a tile half hidden by an arm, or at the end of a steep row,
+    # is boxed wider than tall, and the piece was read as a misread meld for the player to
+    # correct (rendered 4069 photo 183: 7p 7p 3s past an arm, "hand read as meld"; most
+    # such photos held every tile but put the piece among the melds). Rules-dealt renders,
+    # the shipped models' boxes, held / in place / named: 4062-4069 (looked at) 1,300 /
+    # 1,229 / 796 -> 1,303 / 1,249 / 796, 4070-4077 1,288 / 1,199 / 797 -> 1,289 / 1,211 /
+    # 797, 4078-4085 (the check) 1,297 / 1,235 / 800 -> 1,300 / 1,245 / 801 of 2,400;
+    # the renderer's face boxes held / in place, 4062-4077 3,551 / 3,351 -> 3,553 / 3,362,
+    # 4078-4085 1,805 / 1,711 -> 1,810 / 1,724; the real photos as before (39 of 45, 80 of
+    # 113). On 4062-4069 "hand read as meld" 94 -> 61 photos, "box of no tile taken in"
+    # 435 -> 442 (7 photos whose piece past an arm is now read, and with it a box on the arm).
+    turned_pieces: bool = True
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
@@ -827,8 +840,10 @@ class HandRegions:
         """Whether ``r`` is a piece of the concealed row ``hand`` cut off by a small gap or a
         bend: close to one of its ends, on its line (or, with ``bent_pieces``, its two tiles
         nearest the row on the line of the row's last four tiles at that end), and not
-        meld-shaped (no turned tile)."""
-        if len(r) < 2 or bool(r.turned().any()) or sum(i.face_up for i in r.items) < len(r) / 2:
+        meld-shaped (no turned tile; with ``turned_pieces``, one whose tiles make no melds)."""
+        meld_shaped = bool(r.turned().any()) and not (self.turned_pieces and len(r) >= 3
+                                                      and not self._all_melds(r, self.is_bonus))
+        if len(r) < 2 or meld_shaped or sum(i.face_up for i in r.items) < len(r) / 2:
             return False
         normal = np.array([-hand.direction[1], hand.direction[0]])
         pts = _centres(r.items)

@@ -495,6 +495,27 @@ def test_a_pung_whose_turned_tile_lies_a_sliver_apart_is_one_meld() -> None:
     assert not HandRegions()(askew, (1280, 960)).melds
 
 
+def test_a_piece_of_the_row_past_an_arm_with_a_tile_boxed_wide_is_still_the_row() -> None:
+    # rendered hand photo 183 of seed 4069 (dealt by the rules), the shipped models' boxes:
+    # an arm across the row's right end; the first tile past it is half hidden and boxed
+    # wider than tall (103 x 43 px), so it looks turned, and until stop 39 the piece (7p 7p
+    # 3s, no meld) was no piece of the row for having a turned tile
+    row = [(72, 413, 184, 474), (150, 423, 255, 481), (226, 428, 329, 493), (300, 442, 404, 505),
+           (382, 446, 467, 508), (457, 451, 544, 520), (536, 460, 626, 526), (623, 467, 699, 526),
+           (695, 472, 783, 533), (775, 476, 866, 534), (856, 476, 927, 541)]
+    piece = [(1011, 496, 1114, 539), (1089, 481, 1186, 539), (1163, 476, 1264, 538)]
+    tiles = parse_tiles("28m91s2p37s2p44p3s77p3s")
+    items = [TileItem(t, b, 0.8) for t, b in zip(tiles, [*row, *piece], strict=True)]
+    assert [len(r) for line in rows_of(items) for r in line.runs(HandRegions.group_gap, 0.0, HandRegions.step_jump)
+            if r.items[0].box == piece[0]] == [3]
+    assert [i.tile for i in HandRegions()(items, (1280, 960)).concealed] == tiles
+    assert len(HandRegions(turned_pieces=False)(items, (1280, 960)).concealed) == 11
+    # a piece that makes a meld is a meld, its turned tile called from another player
+    pung = [TileItem(Tile.P7, b, 0.8) for b in piece]
+    got = HandRegions()([*items[:11], *pung], (1280, 960))
+    assert len(got.concealed) == 11 and [list(m.tiles) for m in got.melds] == [parse_tiles("777p")]
+
+
 def test_melds_laid_close_to_the_lens_count_a_little_farther_from_the_hand() -> None:
     # rendered hand photo 14 of seed 4062: a kang laid in front of a hand stood close to the
     # lens is larger than the hand's tiles, 3.0 of the picture's tile heights from the row;
