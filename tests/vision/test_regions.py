@@ -516,6 +516,22 @@ def test_a_piece_of_the_row_past_an_arm_with_a_tile_boxed_wide_is_still_the_row(
     assert len(got.concealed) == 11 and [list(m.tiles) for m in got.melds] == [parse_tiles("777p")]
 
 
+def test_a_weak_box_at_the_end_of_a_line_of_melds_is_left_out_not_the_melds() -> None:
+    # rendered hand photo 202 of seed 4066 (dealt by the rules), the shipped models' boxes:
+    # a chow of man and one of sou laid in front of a 4-tile hand, and past the line's right
+    # end, cut by the picture's edge, a box 0.19 sure read as 1m. It overlaps its neighbour
+    # too little to be its second box, and until stop 39 the sou chow with it made no meld
+    hand = [(322, 539, 450, 682), (441, 544, 565, 689), (558, 555, 684, 696), (682, 559, 809, 704)]
+    line = [(12, 753, 274, 895), (210, 729, 419, 911), (360, 739, 556, 927),
+            (568, 752, 744, 954), (723, 803, 968, 960), (947, 782, 1132, 960), (1205, 792, 1280, 949)]
+    items = ([TileItem(t, b, 0.8) for t, b in zip(parse_tiles("77m19p"), hand, strict=True)]
+             + [TileItem(t, b, 0.19 if k == 6 else 0.8) for k, (t, b) in enumerate(zip(parse_tiles("345m678s1m"), line, strict=True))])
+    got = HandRegions()(items, (1280, 960))
+    assert [list(m.tiles) for m in got.melds] == [parse_tiles("345m"), parse_tiles("678s")]
+    assert [i.tile for i in got.others] == [Tile.M1] and len(got.concealed) == 4
+    assert [list(m.tiles) for m in HandRegions(meld_weak_box=None)(items, (1280, 960)).melds][1] == parse_tiles("678s1m")
+
+
 def test_melds_laid_close_to_the_lens_count_a_little_farther_from_the_hand() -> None:
     # rendered hand photo 14 of seed 4062: a kang laid in front of a hand stood close to the
     # lens is larger than the hand's tiles, 3.0 of the picture's tile heights from the row;
