@@ -228,6 +228,9 @@ class EventDetector:
         >>> det.as_announced(south("5f")).seat(Seat.SOUTH).flowers[0].tile
         Tile.SEASON2
         """
+        if not self._flower_tracks:  # no flower announced yet: nothing to rename
+            return reading
+
         def named(i: TileItem) -> TileItem:
             announced = self._flower_tracks.get(i.track) if i.track is not None and i.face_up else None
             return i if announced is None or announced[1] is i.tile else replace(i, tile=announced[1])

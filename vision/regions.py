@@ -574,13 +574,12 @@ class HandRegions:
     # (LOW_CONFIDENCE: a read shown as doubtful): a box of a tile half hidden, or of the
     # table beside a meld, that overlaps its neighbour less (rendered 4066 photo 202: a box
     # 0.19 sure past the end of a line of two chows, cut by the picture's edge, made the
-    # second chow no meld). Rules-dealt
-    # renders, the shipped models' boxes, held / in place / named of 2,400: 4062-4069
-    # (looked at; 0.3 / 0.4 / 0.5 / 0.6 held 1,306 / 1,306 / 1,311 / 1,312) 1,303 / 1,249 /
-    # 796 -> 1,311 / 1,257 / 804, 4070-4077 (0.3-0.6: 1,294 / 1,298 / 1,298 / 1,295) 1,289
-    # / 1,211 / 797 -> 1,298 / 1,221 / 805, 4078-4085 (the check) 1,300 / 1,245 / 801 ->
-    # 1,306 / 1,252 / 804 (7 gained, 1 lost); the renderer's boxes are sure and read as
-    # before; the real photos as before (39 of 45, 80 of 113)
+    # second chow no meld). Rules-dealt renders, the shipped models' boxes, held / in place
+    # / named of 2,400: 4062-4069 (looked at; 0.3 / 0.4 / 0.5 / 0.6 held 1,306 / 1,306 /
+    # 1,311 / 1,312) 1,303 / 1,249 / 796 -> 1,311 / 1,257 / 804, 4070-4077 (0.3-0.6: 1,294
+    # / 1,298 / 1,298 / 1,295) 1,289 / 1,211 / 797 -> 1,298 / 1,221 / 805, 4078-4085 (the
+    # check) 1,300 / 1,245 / 801 -> 1,306 / 1,252 / 804 (7 gained, 1 lost); the renderer's
+    # boxes are sure and read as before; the real photos as before (39 of 45, 80 of 113)
     meld_weak_box: float | None = LOW_CONFIDENCE
     # two short runs side by side that together make a valid meld are one, a turned tile
     # among them or not (only with one until stop 36): a meld's tiles set a little apart,
@@ -1106,14 +1105,14 @@ def _meld_halves(runs: list[Row], direction: np.ndarray, turned_only: bool = Fal
     else None."""
     few = [r for r in runs if len(r) <= 3]
     for a, b in itertools.combinations(few, 2):
-        if 3 <= len(a) + len(b) <= 4 and _side_by_side(a, b, apart, direction):
+        if 3 <= len(a) + len(b) <= 4 and _side_by_side(a, b, direction, apart):
             both = Row.build([*a.items, *b.items], direction)
             if (both.turned().any() or not turned_only) and _valid(_meld_reading(both.items)):
                 return a, b, both
     return None
 
 
-def _side_by_side(a: Row, b: Row, apart: float | None = None, direction: np.ndarray | None = None) -> bool:
+def _side_by_side(a: Row, b: Row, direction: np.ndarray, apart: float | None = None) -> bool:
     """Whether two runs touch end to end: their nearest tiles' centres within the length of
     their tiles (their own: near the camera a meld's tiles are larger than the picture's),
     or, face up and on one line along ``direction`` (their centres less than half a tile's
@@ -1123,7 +1122,7 @@ def _side_by_side(a: Row, b: Row, apart: float | None = None, direction: np.ndar
     short, length = tile_scale([*a.items, *b.items])
     if float(np.min(np.hypot(*(ca[:, None, :] - cb[None]).transpose(2, 0, 1)))) < length:
         return True
-    if apart is None or direction is None or not all(i.face_up for i in (*a.items, *b.items)):
+    if apart is None or not all(i.face_up for i in (*a.items, *b.items)):
         return False
     normal = np.array([-direction[1], direction[0]])
     if abs(float((ca.mean(0) - cb.mean(0)) @ normal)) > 0.5 * length:  # not on one line: discards lying about
@@ -1203,14 +1202,14 @@ def _melds_without_one(items: list[TileItem], turned: list[bool], inside: float 
         return None
     back = _back_at_an_end(items) if end_back else None
     spare = [0 if back is items[0] else len(items) - 1] if back is not None else []
+    least_sure_first = np.argsort([i.confidence for i in items], kind="stable").tolist()
     if inside is not None:
         boxes = np.array([i.box for i in items], np.float64)
         over, area = box_intersection(boxes, boxes), _areas(items)
-        spare += [k for k in np.argsort([i.confidence for i in items], kind="stable").tolist()
+        spare += [k for k in least_sure_first
                   if any(over[k, j] >= inside * area[k] for j in (k - 1, k + 1) if 0 <= j < len(items))]
     if weak is not None:
-        spare += [k for k in np.argsort([i.confidence for i in items], kind="stable").tolist()
-                  if items[k].confidence < weak and k not in spare]
+        spare += [k for k in least_sure_first if items[k].confidence < weak and k not in spare]
     for k in spare:
         rest = [j for j in range(len(items)) if j != k]
         pieces = _split_melds([items[j] for j in rest], [turned[j] for j in rest])
