@@ -764,3 +764,25 @@ def test_steady_regions_read_each_frame_as_working_them_out_afresh(table_video) 
         assert _where(kept) == _where(afresh), f"frame {k}"
         assert sorted(i.box for i, *_ in kept.items()) == sorted(i.box for i, *_ in afresh.items())
     assert steady.worked_out < 0.6 * len(frames)  # and kept often, even in this busy clip (1 s a move)
+
+
+# real training photo 420502414 (one of its three copies), the detector's boxes: a hand
+# row of 16 receding to the right (steps shrinking from 0.93 to 0.52 of a tile), and a
+# die past its far end, boxed and read as a flower, a third of a tile's area and lower
+RECEDING_ROW = [(29, 265, 80, 323), (74, 274, 122, 330), (116, 279, 162, 333), (156, 282, 199, 335),
+                (195, 287, 238, 337), (234, 286, 276, 336), (271, 292, 310, 340), (304, 296, 343, 343),
+                (337, 298, 376, 345), (370, 301, 410, 349), (402, 304, 440, 351), (433, 308, 474, 354),
+                (466, 310, 503, 355), (493, 313, 531, 357), (521, 316, 565, 361), (547, 317, 588, 362)]
+
+
+def test_a_die_at_the_end_of_the_row_does_not_make_it_disorderly() -> None:
+    row = [TileItem(t, b, 0.8) for t, b in zip(parse_tiles("1f3f4456677s12399p88m"), RECEDING_ROW, strict=True)]
+    die = TileItem(Tile.parse("6f"), (607, 350, 638, 372), 0.5)
+    # a line of the pool, its tiles apart (the space they leave is allowed between touching
+    # tiles in every row, so the die is not cut from the hand's)
+    pool = [TileItem(t, (310 + 55 * k, 70, 350 + 55 * k, 120), 0.7) for k, t in enumerate(parse_tiles("2p1m2p"))]
+    pool += [TileItem(Tile.BACK, (475 + 55 * k, 70, 515 + 55 * k, 120), 0.7) for k in range(2)]
+    got = HandRegions()([*row, die, *pool], (640, 640))
+    assert got.concealed == tuple(row) and die in got.others
+    # with the die the row is off a smooth bow, and five tiles of the pool were the hand
+    assert HandRegions(small_end=None)([*row, die, *pool], (640, 640)).concealed == tuple(pool)
