@@ -702,6 +702,20 @@ class HandRegions:
     # 0.4 / 0.5 / 0.6 held 2,612 / 2,613 / 2,611 / 2,604 of 4062-4077's 4,800 (the die
     # measured 0.36)
     small_end: float | None = 0.4
+    # a lone face-up tile on the concealed row's line, inside its span once its pieces are
+    # joined, in a gap with room for it and read at least ``LOW_CONFIDENCE`` sure, is a tile
+    # of the row (since stop 40): a steep row's boxes step unevenly, and a tile a few pixels
+    # apart on both sides was cut from it as a run of one (rendered 4066 photo 230: a red
+    # dragon third in the row, 0.79 sure, left out while both pieces around it were joined).
+    # Rules-dealt renders, the shipped models' boxes, held / in place / named of 2,400:
+    # 4062-4069 1,312 / 1,259 / 805 -> 1,314 / 1,261 / 807, 4070-4077 1,301 / 1,225 / 808
+    # -> 1,302 / 1,226 / 808, 4078-4085 as before, 4086-4093 1,266 / 1,215 / 787 -> 1,267
+    # / 1,216 / 788, none lost (at any confidence 4063 photo 42 gained and 4085 photo 207
+    # lost: a 0.39 box over a tile under an arm); the renderer's face boxes 7,115 -> 7,119
+    # of 9,600; the real photos as before. Loosening the cut itself (``step_jump`` 1.15 /
+    # 1.2 / 1.3 / 1.4) held more on 4062-4077 (2,613 -> 2,622 / 2,618 / 2,632 / 2,637) but
+    # placed few more (2,484 -> 2,490 / 2,486 / 2,490 / 2,492): it joins discards and melds
+    lone_inside: bool = True
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
@@ -878,7 +892,8 @@ class HandRegions:
         return other if parallel and close and beside and fits else None
 
     def _join_collinear(self, hand: Row, runs: list[Row], short: float, long_side: float) -> Row:
-        """Pieces of the concealed row cut off by a small gap or a bend (see ``_collinear``)."""
+        """Pieces of the concealed row cut off by a small gap or a bend (see ``_collinear``),
+        then lone tiles left in its gaps (see ``_lone_inside``)."""
         changed = True
         while changed:
             changed = False
@@ -887,7 +902,26 @@ class HandRegions:
                     runs.remove(r)
                     hand = Row.build([*hand.items, *r.items], hand.direction)
                     changed = True
-        return hand
+        inside = [r for r in runs if self.lone_inside and self._lone_inside(hand, r, long_side)]
+        for r in inside:
+            runs.remove(r)
+        return Row.build([*hand.items, *(i for r in inside for i in r.items)], hand.direction) if inside else hand
+
+    @staticmethod
+    def _lone_inside(hand: Row, r: Row, long_side: float) -> bool:
+        """Whether ``r`` is one face-up tile, read at least ``LOW_CONFIDENCE`` sure, on the
+        concealed row's line inside its span, in a gap between two of its tiles with room for
+        it (``lone_inside``)."""
+        if len(r) != 1 or not r.items[0].face_up or r.items[0].confidence < LOW_CONFIDENCE or len(hand) < 2:
+            return False
+        c = _centres(r.items)[0]
+        normal = np.array([-hand.direction[1], hand.direction[0]])
+        along = float(c @ hand.direction)
+        k = int(np.searchsorted(hand.proj, along))
+        if not 0 < k < len(hand) or abs(float(c @ normal) - hand.offset) >= 0.35 * long_side:
+            return False
+        room = hand.proj[k] - hand.proj[k - 1] - (hand.along[k] + hand.along[k - 1]) / 2
+        return bool(room >= 0.8 * float(r.along[0]))
 
     def _piece_of(self, hand: Row, r: Row, short: float, long_side: float) -> bool:
         """Whether the long upright run ``r`` is a piece of the concealed row (``pieces_not_hands``),

@@ -786,3 +786,17 @@ def test_a_die_at_the_end_of_the_row_does_not_make_it_disorderly() -> None:
     assert got.concealed == tuple(row) and die in got.others
     # with the die the row is off a smooth bow, and five tiles of the pool were the hand
     assert HandRegions(small_end=None)([*row, die, *pool], (640, 640)).concealed == tuple(pool)
+
+
+def test_a_lone_tile_in_a_gap_inside_the_row_is_the_hands() -> None:
+    # the row's boxes are noisy: a tile a few pixels apart on both sides is cut from it as
+    # a run of one, and when the pieces either side of it are joined it lies inside the row
+    # (rendered 4066 photo 230: a 0.79-sure red dragon third in a steep row, left out)
+    tiles = parse_tiles("123456789m1234p")
+    x = [100 + 31 * k + (6 if k == 3 else 12 if k > 3 else 0) for k in range(len(tiles))]
+    row = [TileItem(t, (x0, 400, x0 + 30, 440), 0.9) for t, x0 in zip(tiles, x, strict=True)]
+    got = HandRegions()(row)
+    assert [i.tile for i in got.concealed] == tiles and not got.others
+    assert HandRegions(lone_inside=False)(row).others == (row[3],)  # until stop 40
+    weak = [replace(i, confidence=0.4) if k == 3 else i for k, i in enumerate(row)]
+    assert HandRegions()(weak).others == (weak[3],)  # a weak box there: an arm, a second box
