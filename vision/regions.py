@@ -902,7 +902,7 @@ class HandRegions:
                     runs.remove(r)
                     hand = Row.build([*hand.items, *r.items], hand.direction)
                     changed = True
-        inside = [r for r in runs if self.lone_inside and self._lone_inside(hand, r, long_side)]
+        inside = [r for r in runs if self._lone_inside(hand, r, long_side)] if self.lone_inside else []
         for r in inside:
             runs.remove(r)
         return Row.build([*hand.items, *(i for r in inside for i in r.items)], hand.direction) if inside else hand
