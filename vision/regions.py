@@ -256,10 +256,18 @@ class Row:
         return cls([items[i] for i in order], direction, along[order], across[order], proj[order])
 
     @property
+    def normal(self) -> np.ndarray:
+        """The unit vector across the row (``direction`` turned a quarter)."""
+        return np.array([-self.direction[1], self.direction[0]])
+
+    @property
     def offset(self) -> float:
         """Mean position across the row (which of two parallel rows is nearer)."""
-        normal = np.array([-self.direction[1], self.direction[0]])
-        return float(np.mean(_centres(self.items) @ normal))
+        return float(np.mean(_centres(self.items) @ self.normal))
+
+    def off_line(self, pts: np.ndarray) -> np.ndarray:
+        """How far each of ``pts`` lies across the row from its line."""
+        return np.asarray(np.abs(pts @ self.normal - self.offset), dtype=np.float64)
 
     def gaps(self) -> np.ndarray:
         """Empty space between consecutive tiles (negative when they overlap)."""
@@ -845,8 +853,7 @@ class HandRegions:
         through a discard pool zigzag."""
         if len(run) < 3:
             return True
-        normal = np.array([-run.direction[1], run.direction[0]])
-        off = _centres(run.items) @ normal
+        off = _centres(run.items) @ run.normal
         steps = np.diff(run.proj)
         limit = strict * self.straight * long_side
         straight = float(np.abs(off - off.mean()).max()) <= limit
@@ -915,10 +922,8 @@ class HandRegions:
         if len(r) != 1 or not r.items[0].face_up or r.items[0].confidence < LOW_CONFIDENCE or len(hand) < 2:
             return False
         c = _centres(r.items)[0]
-        normal = np.array([-hand.direction[1], hand.direction[0]])
-        along = float(c @ hand.direction)
-        k = int(np.searchsorted(hand.proj, along))
-        if not 0 < k < len(hand) or abs(float(c @ normal) - hand.offset) >= 0.35 * long_side:
+        k = int(np.searchsorted(hand.proj, float(c @ hand.direction)))
+        if not 0 < k < len(hand) or float(hand.off_line(c)) >= 0.35 * long_side:
             return False
         room = hand.proj[k] - hand.proj[k - 1] - (hand.along[k] + hand.along[k - 1]) / 2
         return bool(room >= 0.8 * float(r.along[0]))
@@ -938,9 +943,8 @@ class HandRegions:
                                                       and not self._all_melds(r, self.is_bonus))
         if len(r) < 2 or meld_shaped or sum(i.face_up for i in r.items) < len(r) / 2:
             return False
-        normal = np.array([-hand.direction[1], hand.direction[0]])
         pts = _centres(r.items)
-        across = float(np.abs(pts @ normal - hand.offset).max())
+        across = float(hand.off_line(pts).max())
         along = pts @ hand.direction
         start, end = hand.proj[0] - hand.along[0] / 2, hand.proj[-1] + hand.along[-1] / 2
         past_end, before_start = abs(float(along.min()) - end), abs(start - float(along.max()))
@@ -978,9 +982,8 @@ class HandRegions:
         a tile of it) or on the line of the melds."""
         c = _centres([flower])[0]
         near = np.min(np.hypot(*(_centres(hand.items) - c).T)) < self.flower_reach * long_side
-        normal = np.array([-hand.direction[1], hand.direction[0]])
         meld_pts = _centres([i for m in melds for i in m.items])
-        on_line = bool(len(meld_pts)) and float(np.min(np.abs((meld_pts - c) @ normal))) < 0.4 * long_side \
+        on_line = bool(len(meld_pts)) and float(np.min(np.abs((meld_pts - c) @ hand.normal))) < 0.4 * long_side \
             and float(np.min(np.hypot(*(meld_pts - c).T))) < 6 * long_side
         return bool(near) or on_line
 
@@ -1013,14 +1016,13 @@ class HandRegions:
             return []
         sign, k = (1.0, -1) if last else (-1.0, 0)
         edge = sign * float(hand.proj[k]) + float(hand.along[k]) / 2  # the end, measured outwards
-        normal = np.array([-hand.direction[1], hand.direction[0]])
         tol = 0.3 * float(np.median(hand.across))
         for r in runs:
             if len(r) != 1 or not r.items[0].face_up or self.is_bonus(r.items[0].tile):
                 continue
             c = np.array(r.items[0].centre)
             past = sign * float(c @ hand.direction) - edge
-            across = abs(float(c @ normal) - hand.offset)
+            across = float(hand.off_line(c))
             off_bend = _off_the_bend(hand, c[None], last)
             if 0 < past < self.drawn_gap * short + r.along[0] and min(across, off_bend) < tol:
                 runs.remove(r)
@@ -1053,7 +1055,6 @@ class HandRegions:
         melds: list[MeldReading] = []
         flowers: list[TileItem] = []
         others: list[TileItem] = []
-        normal = np.array([-hand.direction[1], hand.direction[0]])
         hand_area = float(np.median(_areas(hand.items)))
         reach = max(8.0, 24.0 - len(hand)) * short  # melds can run far past a short concealed row
         lo = hand.proj[0] - reach
@@ -1062,7 +1063,7 @@ class HandRegions:
         reading = _reading_order(runs, long_side)
         for run in reading:
             pts = _centres(run.items)
-            across = np.abs(pts @ normal - hand.offset)
+            across = hand.off_line(pts)
             along = pts @ hand.direction
             backs = sum(not i.face_up for i in run.items)
             parallel = len(run) < 2 or abs(float(run.direction @ hand.direction)) > 0.87  # within 30°
