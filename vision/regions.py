@@ -724,6 +724,20 @@ class HandRegions:
     # 1.2 / 1.3 / 1.4) held more on 4062-4077 (2,613 -> 2,622 / 2,618 / 2,632 / 2,637) but
     # placed few more (2,484 -> 2,490 / 2,486 / 2,490 / 2,492): it joins discards and melds
     lone_inside: bool = True
+    # a run of two or more by the hand whose boxes are smaller than ``tile_area`` of the
+    # hand's still holds tiles when they are as wide along the row as this share of the
+    # hand's tiles and every one is read at least ``LOW_CONFIDENCE`` sure (since stop 41):
+    # tiles laid flat before a low camera show a sliver of their face (rendered 4062 photo
+    # 3: a pung of East behind a hand of four, boxes 0.34 of an upright tile's and 0.9 of its
+    # width, set aside as dice). A die is about half a tile wide; a coin is as wide as a tile
+    # but lies alone (a lone box as a coin read as a flower lost 4073 photo 279). Rules-dealt
+    # renders, the shipped models' boxes, held / in place / named of 2,400 a range: 4062-4069
+    # 1,314 / 1,261 / 807 -> 1,316 / 1,263 / 809, 4070-4077 1,302 / 1,226 / 808 -> 1,303 /
+    # 1,227 / 809, 4078-4085 1,307 / 1,253 / 804 -> 1,310 / 1,256 / 805, 4086-4093 (the
+    # check) 1,267 / 1,216 / 788 -> 1,270 / 1,218 / 789 (lost 4071 photo 190 and 4087 photo
+    # 258, discards read as a meld); the renderer's face boxes 7,119 -> 7,142 of 9,600; the
+    # real photos as before. 0.7 / 0.8 / 0.9 held 3,931 / 3,929 / 3,928 of 4062-4085's 7,200
+    flat_width: float | None = 0.8
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
         items = to_items(dets)
@@ -977,6 +991,14 @@ class HandRegions:
         """Whether ``run`` is 3 or more face-up tiles that split wholly into valid melds."""
         return len(run) >= 3 and all(i.face_up for i in run.items) and self._all_melds(run, self.is_bonus)
 
+    def _too_small(self, run: Row, hand: Row, hand_area: float) -> bool:
+        """Whether ``run``'s boxes are too small to be tiles by the hand (``tile_area``),
+        and not tiles laid flat as wide as the hand's (``flat_width``)."""
+        if float(np.median(_areas(run.items))) >= self.tile_area * hand_area:
+            return False
+        return (self.flat_width is None or len(run) < 2 or min(i.confidence for i in run.items) < LOW_CONFIDENCE
+                or float(np.median(run.along)) < self.flat_width * float(np.median(hand.along)))
+
     def _beside(self, flower: TileItem, hand: Row, melds: list[MeldReading], long_side: float) -> bool:
         """A flower counts when it lies by the hand (within ``flower_reach`` tile lengths of
         a tile of it) or on the line of the melds."""
@@ -1073,7 +1095,7 @@ class HandRegions:
             if not (near and parallel) or (len(run) >= 5 and backs >= 0.6 * len(run)):
                 others.extend(run.items)  # far away, askew (scattered discards), or a wall
                 continue
-            if float(np.median(_areas(run.items))) < self.tile_area * hand_area:
+            if self._too_small(run, hand, hand_area):
                 others.extend(run.items)  # too small for a tile by the hand: dice, a coin
                 continue
             turned = run.turned()

@@ -800,3 +800,27 @@ def test_a_lone_tile_in_a_gap_inside_the_row_is_the_hands() -> None:
     assert HandRegions(lone_inside=False)(row).others == (row[3],)  # until stop 40
     weak = [replace(i, confidence=0.4) if k == 3 else i for k, i in enumerate(row)]
     assert HandRegions()(weak).others == (weak[3],)  # a weak box there: an arm, a second box
+
+
+def test_melds_laid_flat_before_a_low_camera_are_melds_not_dice() -> None:
+    # rendered hand photo 3 of seed 4062, the renderer's face boxes: seen from low down, a
+    # pung of East and one of 4s laid behind a hand of four show a third of an upright
+    # tile's face, but are as wide as its tiles; until stop 41 they were set aside as dice
+    def items(codes: str, boxes: list[tuple[int, int, int, int]], turned: int = -1) -> list[TileItem]:
+        return [TileItem(t, b, 1.0, turned=k == turned) for k, (t, b) in enumerate(zip(parse_tiles(codes), boxes, strict=True))]
+
+    hand = items("1s4m6m1s", [(505, 425, 577, 510), (565, 434, 637, 520), (624, 445, 698, 530), (683, 455, 758, 540)])
+    chow = items("789s", [(281, 344, 353, 380), (338, 360, 424, 393), (415, 365, 481, 402)], turned=1)
+    east = items("111z", [(491, 385, 572, 419), (570, 389, 627, 426), (624, 398, 680, 436)], turned=0)
+    bams = items("444s", [(699, 410, 755, 448), (752, 419, 810, 459), (805, 428, 866, 468)])
+    flowers = items("6f3f2a", [(897, 443, 960, 484), (950, 453, 1016, 493), (1002, 461, 1070, 502)])
+    # three dice, half a tile wide, read as a pung
+    dice = items("555p", [(1090, 470, 1120, 500), (1122, 472, 1152, 502), (1154, 474, 1184, 504)])
+    got = HandRegions()([*hand, *chow, *east, *bams, *flowers, *dice], (1200, 900))
+    assert got.concealed == tuple(hand) and got.flowers == tuple(flowers)
+    assert [m.items for m in got.melds] == [tuple(chow), tuple(east), tuple(bams)]
+    assert set(got.others) == set(dice)
+    old = HandRegions(flat_width=None)([*hand, *chow, *east, *bams, *flowers, *dice], (1200, 900))
+    assert [m.items for m in old.melds] == [tuple(chow)]
+    anything = HandRegions(tile_area=0.0)([*hand, *chow, *east, *bams, *flowers, *dice], (1200, 900))
+    assert tuple(dice) in [m.items for m in anything.melds]  # the dice were set aside by their size
