@@ -733,10 +733,12 @@ class HandRegions:
     # but lies alone (a lone box as a coin read as a flower lost 4073 photo 279). Rules-dealt
     # renders, the shipped models' boxes, held / in place / named of 2,400 a range: 4062-4069
     # 1,314 / 1,261 / 807 -> 1,316 / 1,263 / 809, 4070-4077 1,302 / 1,226 / 808 -> 1,303 /
-    # 1,227 / 809, 4078-4085 1,307 / 1,253 / 804 -> 1,310 / 1,256 / 805, 4086-4093 (the
-    # check) 1,267 / 1,216 / 788 -> 1,270 / 1,218 / 789 (lost 4071 photo 190 and 4087 photo
-    # 258, discards read as a meld); the renderer's face boxes 7,119 -> 7,142 of 9,600; the
-    # real photos as before. 0.7 / 0.8 / 0.9 held 3,931 / 3,929 / 3,928 of 4062-4085's 7,200
+    # 1,227 / 809, 4078-4085 1,307 / 1,253 / 804 -> 1,310 / 1,256 / 805, 4086-4093 1,267 /
+    # 1,216 / 788 -> 1,270 / 1,218 / 789 (lost 4071 photo 190 and 4087 photo 258, discards
+    # read as a meld), 4094-4101 (rendered for the check once all was set) 1,270 / 1,215 /
+    # 766 -> 1,275 / 1,220 / 768, none lost; the renderer's face boxes 8,880 -> 8,921 of
+    # 12,000; the real photos as before. 0.7 / 0.8 / 0.9 held 3,931 / 3,929 / 3,928 of
+    # 4062-4085's 7,200
     flat_width: float | None = 0.8
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
