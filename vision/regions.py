@@ -736,9 +736,10 @@ class HandRegions:
     # 1,227 / 809, 4078-4085 1,307 / 1,253 / 804 -> 1,310 / 1,256 / 805, 4086-4093 1,267 /
     # 1,216 / 788 -> 1,270 / 1,218 / 789 (lost 4071 photo 190 and 4087 photo 258, discards
     # read as a meld), 4094-4101 (rendered for the check once all was set) 1,270 / 1,215 /
-    # 766 -> 1,275 / 1,220 / 768, none lost; the renderer's face boxes 8,880 -> 8,921 of
-    # 12,000; the real photos as before. 0.7 / 0.8 / 0.9 held 3,931 / 3,929 / 3,928 of
-    # 4062-4085's 7,200
+    # 766 -> 1,275 / 1,220 / 768, none lost, 4102-4109 (rendered later) 1,292 / 1,229 / 783
+    # -> 1,296 / 1,233 / 782 (lost 4103 photo 5 and 4108 photo 206: discards lying flat
+    # behind the row); the renderer's face boxes 10,657 -> 10,703 of 14,400; the real photos
+    # as before. 0.7 / 0.8 / 0.9 held 3,931 / 3,929 / 3,928 of 4062-4085's 7,200
     flat_width: float | None = 0.8
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> HandReading:
