@@ -734,8 +734,8 @@ class HandRegions:
     # renders, the shipped models' boxes, held / in place / named of 2,400 a range: 4062-4069
     # 1,314 / 1,261 / 807 -> 1,316 / 1,263 / 809, 4070-4077 1,302 / 1,226 / 808 -> 1,303 /
     # 1,227 / 809, 4078-4085 1,307 / 1,253 / 804 -> 1,310 / 1,256 / 805, 4086-4093 1,267 /
-    # 1,216 / 788 -> 1,270 / 1,218 / 789 (lost 4071 photo 190 and 4087 photo 258, discards
-    # read as a meld), 4094-4101 (rendered for the check once all was set) 1,270 / 1,215 /
+    # 1,216 / 788 -> 1,270 / 1,218 / 789 (lost of 4062-4093: 4071 photo 190 and 4087 photo
+    # 258, discards read as a meld), 4094-4101 (rendered for the check once all was set) 1,270 / 1,215 /
     # 766 -> 1,275 / 1,220 / 768, none lost, 4102-4109 (rendered later) 1,292 / 1,229 / 783
     # -> 1,296 / 1,233 / 782 (lost 4103 photo 5 and 4108 photo 206: discards lying flat
     # behind the row); the renderer's face boxes 10,657 -> 10,703 of 14,400; the real photos
