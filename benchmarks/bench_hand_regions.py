@@ -139,6 +139,8 @@ def main() -> None:
                    "(default: each scene's own; a variant the engine does not play: flowers and seasons)")
     p.add_argument("--reader", choices=("truth", "models"), default="truth")
     p.add_argument("--why", action="store_true", help="also count the photos by what their reading gets wrong")
+    p.add_argument("--no-closer-look", action="store_true",
+                   help="with --reader models: read each photo once, without the pipeline's CloserLook (until stop 41)")
     p.add_argument("--deal", choices=("rules", "any"), default="rules",
                    help="the scenes dealt as their variant is played (default: no bonus tile held, melded or "
                         "discarded), or any tile anywhere as the training renders are (the figures until stop 34)")
@@ -149,6 +151,7 @@ def main() -> None:
     reader = None
     if args.reader == "models":
         from vision.imageio import load_image
+        from vision.pipeline import CloserLook
         from vision.reader import TileReader
 
         reader = TileReader()
@@ -167,8 +170,11 @@ def main() -> None:
                 regions = regions_for(args.variant or side["variant"])
                 truth = labels_to_detections(labels)
                 mine = np.array([lab["seat"] == 0 and lab["region"] in ("hand", "meld", "flower") for lab in labels], bool)
-                dets = truth if reader is None else reader(load_image(root / "images" / "val" / side["image"]))
+                image = None if reader is None else load_image(root / "images" / "val" / side["image"])
+                dets = truth if reader is None or image is None else reader(image)
                 reading = read(regions, dets, (side["width"], side["height"]))
+                if reader is not None and image is not None and reading is not None and not args.no_closer_look:
+                    reading = CloserLook()(image, dets, reading, reader, regions)  # as read_hand_photo does
                 held, named = exact(reading, truth.xyxy[mine], truth.code[mine].tolist())
                 tally[name][0] += held
                 tally[name][1] += held and placed(reading, regions.is_bonus, truth, labels)

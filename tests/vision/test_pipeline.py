@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from engine.seats import Seat
-from engine.tiles import parse_tiles
+from engine.tiles import Tile, parse_tiles
 from vision.capture import Capture
 from vision.detections import Detections
-from vision.pipeline import LivePipeline, annotate, read_hand_photo
-from vision.regions import NoTilesError, TableLayout
+from vision.pipeline import CloserLook, LivePipeline, annotate, read_hand_photo
+from vision.regions import HandRegions, NoTilesError, TableLayout
 from vision.scripted import HandLayout, hand_photo, labels_to_detections
 
 
@@ -137,3 +137,42 @@ def test_black_frames_make_no_events() -> None:
         update = pipe.process(np.zeros((540, 960, 3), np.uint8), t=k / 10)
         assert update.events == [] and update.reading.wall_length == 0
     assert update.as_json()["tiles"] == []
+
+
+def _small_tile_finder(calls: list[tuple[int, int]]):  # noqa: ANN202 - a reader
+    """A stand-in detector with a 480-px input: it finds white rectangles 8 px wide or more
+    at its input, grey ones (tiles hard to see) only from 16 px (every one a 1m)."""
+    def read(image: np.ndarray) -> Detections:
+        calls.append(image.shape[:2])
+        scale = 480 / max(image.shape[:2])
+        boxes = []
+        for level, least in ((255, 8), (128, 16)):
+            _, _, stats, _ = cv2.connectedComponentsWithStats((image[..., 0] == level).astype(np.uint8))
+            boxes += [(x, y, x + w, y + h) for x, y, w, h, _ in stats[1:] if min(w, h) * scale >= least]
+        found = Detections(np.array(boxes, np.float32).reshape(-1, 4), np.full(len(boxes), 0.9), np.ones(len(boxes), bool))
+        return found.with_codes(np.full(len(found), int(Tile.M1)), np.full(len(found), 0.9))
+    return read
+
+
+def test_a_hand_photographed_from_afar_is_looked_at_again_closer() -> None:
+    # 13 tiles 44 px wide in a 1920x1440 photo: 11 px at the detector's input, where every
+    # other one (grey) is missed; cut out around the hand they are 27 px, and found
+    image = np.zeros((1440, 1920, 3), np.uint8)
+    drawn = [(600 + 46 * k, 700, 644 + 46 * k, 760) for k in range(13)]
+    for k, (x1, y1, x2, y2) in enumerate(drawn):
+        image[y1:y2, x1:x2] = 255 if k % 2 == 0 else 128
+    calls: list[tuple[int, int]] = []
+    reading = read_hand_photo(image, "filipino", reader=_small_tile_finder(calls))
+    assert [i.box for i in reading.concealed] == [tuple(map(float, b)) for b in drawn]  # in the photo's pixels
+    assert len(calls) == 2 and max(calls[1]) < 0.5 * 1920  # the part around the hand, not the photo again
+    first = HandRegions()(_small_tile_finder([])(image), (1920, 1440))
+    assert len(first.concealed) == 7 and CloserLook().window(first) is not None
+
+
+def test_a_hand_photographed_close_is_read_once() -> None:
+    image = np.zeros((720, 960, 3), np.uint8)
+    for k in range(13):
+        image[300:380, 100 + 58 * k:156 + 58 * k] = 255
+    calls: list[tuple[int, int]] = []
+    assert len(read_hand_photo(image, "filipino", reader=_small_tile_finder(calls)).concealed) == 13
+    assert len(calls) == 1
