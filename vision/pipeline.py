@@ -6,7 +6,8 @@ Entry points (what the web UI and the CLI use)::
     from vision.capture import Capture
     from vision.regions import TableLayout
 
-    # one photo of one hand (a path, or a BGR numpy image)
+    # one photo of one hand (a path, or a BGR numpy image); a hand whose tiles come out
+    # small is detected again in the part around it (CloserLook)
     reading = read_hand_photo("hand.jpg", "filipino")   # HandReading (doubts flagged)
     hand = reading.to_hand()                            # engine Hand, e.g. for Ruleset.waits
     reading.tiles_json()                                # [{box, tile, confidence, region, group}]
