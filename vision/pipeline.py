@@ -59,7 +59,14 @@ from vision.capture import Capture
 from vision.detections import Detections
 from vision.events import DiscardSeen, EventDetector, TableEvent
 from vision.readings import HandReading, TableReading
-from vision.regions import HandRegions, NoTilesError, SteadyRegions, TableLayout, TableRegions
+from vision.regions import (
+    HandRegions,
+    NoTilesError,
+    SteadyRegions,
+    TableLayout,
+    TableRegions,
+    tile_scale,
+)
 from vision.smoothing import TileSmoother
 
 __all__ = [
@@ -176,12 +183,11 @@ class CloserLook:
         if reading.image_size is None or len(reading.concealed) < 2:
             return None
         w, h = reading.image_size
-        sides = np.array([sorted((i.box[2] - i.box[0], i.box[3] - i.box[1])) for i in reading.concealed])
-        short, long = np.median(sides, axis=0)
+        short, long = tile_scale(reading.concealed)
         if short >= self.below * max(w, h):
             return None
         boxes = np.array([i.box for i, region, _ in reading.items() if region != "other"])
-        m = self.margin * float(long)
+        m = self.margin * long
         x1, y1 = max(0.0, boxes[:, 0].min() - m), max(0.0, boxes[:, 1].min() - m)
         x2, y2 = min(float(w), boxes[:, 2].max() + m), min(float(h), boxes[:, 3].max() + m)
         return (x1, y1, x2, y2) if max(x2 - x1, y2 - y1) <= self.most * max(w, h) else None
@@ -196,7 +202,7 @@ class CloserLook:
         sx, sy = scale
         x1, y1, x2, y2 = (int(part[0] / sx), int(part[1] / sy), int(np.ceil(part[2] / sx)), int(np.ceil(part[3] / sy)))
         closer = reader(image[y1:y2, x1:x2]).moved(x1, y1).scaled(sx, sy)
-        pad = self.edge * float(np.median([max(i.box[2] - i.box[0], i.box[3] - i.box[1]) for i in reading.concealed]))
+        pad = self.edge * tile_scale(reading.concealed)[1]
         w, h = reading.image_size or (0, 0)
         inner = (part[0] + pad * (part[0] > 0), part[1] + pad * (part[1] > 0),
                  part[2] - pad * (part[2] < w), part[3] - pad * (part[3] < h))
