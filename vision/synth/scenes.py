@@ -259,7 +259,8 @@ def check_deal(deal: str) -> None:
 def laid_aside(variant: str) -> Aside:
     """The tiles a table of ``variant`` lays aside as they are drawn, never held, melded or
     discarded: flowers, seasons, animals and royalty, and in Filipino every honour too
-    (Vietnamese and American jokers are held).
+    (Vietnamese and American jokers are held; dealt by the rules, a Vietnamese joker may
+    also lie among a player's flowers, exposed for points, or among the discards).
 
     >>> laid_aside("filipino")(Tile.parse("5z")), laid_aside("singapore")(Tile.parse("5z"))
     (True, False)
@@ -380,7 +381,9 @@ def _player(
     n_melds = min(n_melds, int(rng.integers(0, 4)))
     melds = [m for m in (_meld(pool, rng, ctx.aside) for _ in range(n_melds)) if m is not None]
     n_melds = len(melds)
-    bonus = [t for t in pool if (ctx.aside or _is_bonus)(t)]
+    # "Players may also expose jokers if so desired for additional hand points or use them
+    # as jokers" (the Vietnamese rules): dealt by the rules, a joker may lie with the flowers
+    bonus = [t for t in pool if (ctx.aside or _is_bonus)(t) or (ctx.aside is not None and t.is_vn_joker)]
     n_fl = int(rng.integers(0, 4)) if bonus else 0
     flowers = _draw(bonus, rng, n_fl)
     for f in flowers:

@@ -172,3 +172,14 @@ def test_a_hand_photo_held_askew_shows_the_row_diagonally_and_whole() -> None:
         d = np.linalg.svd(centres - centres.mean(0))[2][0]
         assert 15 <= math.degrees(math.atan2(abs(d[1]), abs(d[0]))) <= 50
         assert len(row) >= 0.8 * laid
+
+
+def test_dealt_by_the_rules_a_vietnamese_joker_is_held_discarded_or_exposed_with_the_flowers() -> None:
+    # "Players may also expose jokers if so desired for additional hand points or use them
+    # as jokers", and "A discarded Joker can be called": all three places, never a meld
+    where: Counter[str] = Counter()
+    for i in range(80):
+        sc = make_scene(11, i, kind="table", size=SIZE, deal="rules")
+        if sc.variant == "vietnam":
+            where.update(r for r, t in _shown(sc) if t.is_vn_joker)
+    assert {"flower", "discard", "hand"} <= set(where) and "meld" not in where, where
