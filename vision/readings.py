@@ -56,6 +56,7 @@ class TileItem:
     turned: bool = False  # lying across the row: the called tile of a meld
     doubt: str = ""  # why a person should confirm it; "" when the read is trusted
     track: int | None = None  # live video: the tracker's id for this tile
+    found: float = 1.0  # the detector's confidence that a tile lies here (``confidence`` is the lesser of it and the name's)
 
     @property
     def face_up(self) -> bool:

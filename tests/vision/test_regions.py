@@ -146,6 +146,19 @@ def test_a_die_by_the_hand_is_no_flower() -> None:
     assert sorted(i.tile for i in bigger.flowers) == [Tile(34), Tile(35)]
 
 
+def test_a_die_or_coin_by_the_hand_found_weakly_is_no_flower_even_read_surely() -> None:
+    # a die read as a blank white dragon (a Filipino flower) is named surely but found
+    # weakly; the hand's own flowers are found surely (rendered 4064 photo 230)
+    row = [TileItem(t, (100 + 31 * k, 400, 130 + 31 * k, 440), 0.9) for k, t in enumerate(parse_tiles("123456789m1234p"))]
+    box = (100 + 31 * 7, 420 + 1.2 * H, 130 + 31 * 7, 420 + 2.2 * H)  # in front of the row, tile-sized
+    die = TileItem(Tile.parse("5z"), box, 0.3, found=0.3)
+    filipino = HandRegions(is_bonus=lambda t: t.is_bonus or t.is_honor)
+    assert filipino([*row, die]).others == (die,)
+    flower = replace(die, tile=Tile.parse("2f"), confidence=0.35, found=0.8)  # found surely, named unsurely
+    assert filipino([*row, flower]).flowers == (flower,)
+    assert replace(filipino, flower_found=0.0)([*row, die]).flowers == (die,)
+
+
 def test_fit_lines_separates_touching_tilted_rows() -> None:
     t = np.linspace(0, 300, 11)
     a = np.stack([t, 0.3 * t], 1)
