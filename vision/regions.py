@@ -664,8 +664,17 @@ class HandRegions:
     # discards by the hand taken for flowers); 4070-4073 636 / 590 / 399 -> 642 / 597 / 405
     # and 4074-4077 621 / 573 / 383 -> 628 / 580 / 385 of 1,200; the renderer's face boxes
     # 3,439 -> 3,538 of 4,800 (4062-4077; with ``tile_area`` for the least box instead of
-    # ``stray_flower_area``, 3,487); the real photos as before (39 of 45, 80 of 113)
+    # ``stray_flower_area``, 3,487); the real photos as before (39 of 45, 80 of 113).
+    # Since stop 42 the detector's confidence (``TileItem.found``) is held to this, and the
+    # name's to ``stray_flower_named`` only: the classifier is often unsure which flower a
+    # flower is, seldom whether it is one (of the flowers by the hand, a tenth are named
+    # under 0.34). Held / in place / named right, the shipped models' boxes, against both
+    # at 0.6: 4062-4069 (chosen on; found 0.5 / 0.6 / 0.7, name 0 / 0.2 / 0.3 / 0.4, not every pair)
+    # 1,327 / 1,274 / 818 -> 1,334 / 1,281 / 818; 4070-4077 1,308 / 1,232 / 816 -> 1,310 /
+    # 1,234 / 816; 4078-4109 5,169 / 4,941 / 3,158 -> 5,193 / 4,966 / 3,168; 4110-4117 1,287
+    # / 1,227 / 763 -> 1,292 / 1,232 / 763; the real photos 39 of 45 and 83 of 113 as before
     stray_flower_sure: float | None = 0.6
+    stray_flower_named: float = 0.3
     stray_flower_area: float = 0.25  # × a hand tile's box: 9 in 10 such flowers measured 0.25-0.41, a die 0.23
     # a group by the hand that makes no valid meld, its boxes less than this sure on
     # average, is tiles lying about, not a meld misread for the player to correct (since
@@ -1029,14 +1038,15 @@ class HandRegions:
     def _strays_by_the_hand(self, others: list[TileItem], hand: Row, melds: list[MeldReading],
                             long_side: float, hand_area: float) -> list[TileItem]:
         """The face-up bonus tiles among ``others`` that lie by the hand or on the line of
-        its melds (see ``_beside``), read ``stray_flower_sure`` or surer and boxed at least
+        its melds (see ``_beside``), found ``stray_flower_sure`` or surer, named
+        ``stray_flower_named`` or surer and boxed at least
         ``stray_flower_area`` of ``hand_area`` (a hand tile's): flowers that went to the
         others with their group (askew, a discard lined up with them, a second box, smaller
         than ``tile_area`` when laid flat behind a hand stood close to the lens)."""
         if self.stray_flower_sure is None:
             return []
-        return [i for i in others if i.face_up and self.is_bonus(i.tile) and i.confidence >= self.stray_flower_sure
-                and float(_areas([i])[0]) >= self.stray_flower_area * hand_area
+        return [i for i in others if i.face_up and self.is_bonus(i.tile) and i.found >= self.stray_flower_sure
+                and i.confidence >= self.stray_flower_named and float(_areas([i])[0]) >= self.stray_flower_area * hand_area
                 and self._beside(i, hand, melds, long_side)]
 
     def _weak_and_invalid(self, pieces: list[MeldReading]) -> bool:

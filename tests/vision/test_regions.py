@@ -601,8 +601,11 @@ def test_a_flower_by_the_hand_is_its_flower_wherever_its_group_went() -> None:
     got = HandRegions()([*hand, flower, discard], (1000, 800))
     assert got.flowers == (flower,) and got.others == (discard,) and len(got.concealed) == 13
     assert HandRegions(stray_flower_sure=None)([*hand, flower, discard], (1000, 800)).others == (flower, discard)
-    weak = replace(flower, confidence=0.5)  # a weak one may be a discard's second box misread
+    weak = replace(flower, confidence=0.5, found=0.5)  # a weak box may be a discard's second box misread
     assert HandRegions()([*hand, weak, discard], (1000, 800)).others == (weak, discard)
+    unsure = replace(flower, confidence=0.4, found=0.9)  # found surely, unsure which flower (since stop 42)
+    assert HandRegions()([*hand, unsure, discard], (1000, 800)).flowers == (unsure,)
+    assert HandRegions(stray_flower_named=0.6)([*hand, unsure, discard], (1000, 800)).others == (unsure, discard)
 
 
 def test_weak_boxes_by_the_hand_that_make_no_meld_are_no_meld() -> None:
