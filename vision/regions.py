@@ -1286,8 +1286,7 @@ def _upright_faces(r: Row) -> int:
 
 def _split_melds(items: list[TileItem], turned: list[bool]) -> list[MeldReading]:
     """Cut touching melds apart: the split into 3s and 4s whose pieces are all valid melds."""
-    marked = [TileItem(i.tile, i.box, i.confidence, turned=t, doubt=i.doubt, track=i.track)
-              for i, t in zip(items, turned, strict=True)]
+    marked = [replace(i, turned=t) for i, t in zip(items, turned, strict=True)]
     for sizes in _partitions(len(marked)):
         pieces, start = [], 0
         for s in sizes:
@@ -1664,7 +1663,7 @@ class SteadyRegions:
 
             def refresh(old: TileItem) -> TileItem:
                 new = now.get(old.track)
-                return old if new is None else replace(old, box=new.box, confidence=new.confidence)
+                return old if new is None else replace(old, box=new.box, confidence=new.confidence, found=new.found)
 
             return self._reading.map_items(refresh)
         reading = self.regions(items, image_size)

@@ -282,10 +282,11 @@ def test_a_pung_whose_turned_tile_lies_off_its_line_is_one_meld() -> None:
     pung = [(128, 541, 246, 639), (215, 573, 355, 643), (337, 550, 445, 648)]
     wall = [(560 + 59 * k, y, 620 + 59 * k, y + 42) for k in range(7) for y in (0, 56)]
     items = ([TileItem(t, b, 0.9) for t, b in zip(parse_tiles("44s1z7m3m7z8p4p2m3s5p"), hand, strict=True)]
-             + [TileItem(Tile.S6, b, 0.9) for b in pung] + [TileItem(Tile.BACK, b, 0.9) for b in wall])
+             + [TileItem(Tile.S6, b, 0.9, found=0.7) for b in pung] + [TileItem(Tile.BACK, b, 0.9) for b in wall])
     assert sorted(map(len, rows_of(items))) == [1, 2, 7, 7, 11]
     got = HandRegions()(items)
     assert [[i.tile for i in m.items] for m in got.melds] == [[Tile.S6] * 3] and got.melds[0].called
+    assert [i.found for i in got.melds[0].items] == [0.7] * 3  # marking the turned tile keeps the rest
     assert len(got.concealed) == 11 and len(got.others) == 14
 
 
