@@ -86,6 +86,53 @@ class PhotoReading:
         tiles[index] = replace(tiles[index], tile=str(tile), doubt="", corrected=True, confidence=1.0)
         return replace(self, tiles=tiles)
 
+    def placed(self, index: int, region: str) -> PhotoReading:
+        """This reading with tile ``index`` put where the person says it lies: ``other``
+        (not the hand's: a die, a coin, a tile boxed twice, a discard), ``hand`` (into the
+        concealed row, at its place along the row) or ``flower`` (among the flowers). A
+        meld left without a tile goes. The tile keeps its box; nothing else moves.
+
+        >>> r = PhotoReading(640, 480, [ReadTile("1m", (0, 0, 10, 10)), ReadTile("3m", (22, 0, 32, 10)),
+        ...                  ReadTile("2m", (11, 0, 21, 10), region="other"), ReadTile("5z", (0, 20, 10, 30), region="flower")],
+        ...                  concealed=[0, 1], bonus=[3])
+        >>> r.placed(2, "hand").hand_text(), r.placed(3, "other").hand_text()
+        ('1m2m3m / 5z', '1m3m')
+        """
+        if not 0 <= index < len(self.tiles):
+            raise ValueError(f"no tile number {index} in this photo (it has {len(self.tiles)})")
+        if region not in ("other", "hand", "flower"):
+            raise ValueError(f"a tile lies in the hand, among the flowers or is not the hand's (other), not {region!r}")
+        concealed = [i for i in self.concealed if i != index]
+        melds = [(b, [i for i in idx if i != index]) for b, idx in self.melds]
+        melds = [(b, idx) for b, idx in melds if idx]
+        bonus = [i for i in self.bonus if i != index]
+        if region == "hand":
+            concealed = self._along_row(concealed, index)
+        elif region == "flower":
+            bonus.append(index)
+        tiles = [replace(t, group=next((g for g, (_, idx) in enumerate(melds) if i in idx), None))
+                 if t.region == "meld" else t for i, t in enumerate(self.tiles)]
+        tiles[index] = replace(tiles[index], region=region, group=None, doubt="", corrected=True)
+        return replace(self, tiles=tiles, concealed=concealed, melds=melds, bonus=bonus)
+
+    def _along_row(self, row: list[int], index: int) -> list[int]:
+        """``row`` with ``index`` inserted where its box's centre falls along the row (from
+        its first tile's centre to its last's)."""
+        def centre(i: int) -> tuple[float, float]:
+            x1, y1, x2, y2 = self.tiles[i].box
+            return (x1 + x2) / 2, (y1 + y2) / 2
+
+        if not row:
+            return [index]
+        (ax, ay), (bx, by) = centre(row[0]), centre(row[-1])
+        dx, dy = (bx - ax, by - ay) if len(row) > 1 else (1.0, 0.0)
+        if dx == dy == 0:  # a typed hand: no boxes, so no place; last
+            return [*row, index]
+        along = [(centre(i)[0] - ax) * dx + (centre(i)[1] - ay) * dy for i in row]
+        here = (centre(index)[0] - ax) * dx + (centre(index)[1] - ay) * dy
+        k = sum(1 for a in along if a < here)
+        return row[:k] + [index] + row[k:]
+
     def turned_round(self) -> PhotoReading:
         """This reading of the photo turned half round, in the photo's own pixels: each box
         (x1, y1, x2, y2) goes to (w - x2, h - y2, w - x1, h - y1); ``turned`` flips.

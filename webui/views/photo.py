@@ -185,3 +185,14 @@ def correct(pid: str, index: int) -> WerkzeugResponse:
     store.save(pid, fixed, fixed.hand_text(), ext)
     options = _options(request.form.to_dict())
     return redirect(_result_url(pid, options))
+
+
+@bp.post("/<pid>/tile/<int:index>/place")
+def place(pid: str, index: int) -> WerkzeugResponse:
+    """Put a tile where the person says it lies: not the hand's (a die, a coin, a tile boxed
+    twice), in the concealed row, or among the flowers."""
+    store = _store()
+    reading, _, ext = store.get(pid)
+    moved = reading.placed(index, request.form.get("region", ""))
+    store.save(pid, moved, moved.hand_text(), ext)
+    return redirect(_result_url(pid, _options(request.form.to_dict())))

@@ -143,3 +143,32 @@ def test_a_phones_big_photo_read_turned_round_gives_boxes_in_its_own_pixels(tmp_
     assert (turned.width, turned.height) == (4032, 3024) and turned.hand_text() == as_taken.hand_text()
     expected = as_taken.turned_round()
     assert np.allclose([t.box for t in turned.tiles], [t.box for t in expected.tiles], atol=40)  # 1 % of the width
+
+
+@given(st.sampled_from(HANDS), st.data())
+@settings(max_examples=25, deadline=None)
+def test_a_tile_left_out_and_taken_back_in_restores_the_hand(text: str, data: st.DataObject) -> None:
+    # leaving a tile out, then putting it back where it lay, gives the hand read before
+    reading = render_hand_photo(text)[1]
+    i = data.draw(st.sampled_from(reading.concealed))
+    out = reading.placed(i, "other")
+    assert out.tiles[i].region == "other" and len(out.concealed) == len(reading.concealed) - 1
+    assert out.placed(i, "hand").concealed == reading.concealed
+    assert PhotoReading.from_json(out.to_json()) == out
+
+
+def test_a_tile_taken_into_a_slanting_row_goes_where_it_lies() -> None:
+    row = [ReadTile(c, (100.0 + 30 * k, 300.0 - 20 * k, 128.0 + 30 * k, 340.0 - 20 * k)) for k, c in enumerate("1m 2m 4m 5m".split())]
+    missed = ReadTile("3m", (160.0, 260.0, 188.0, 300.0), region="other")  # the third place along the row
+    reading = PhotoReading(640, 480, [*row, missed], concealed=[0, 1, 2, 3])
+    assert reading.placed(4, "hand").hand_text() == "1m2m3m4m5m"
+
+
+def test_leaving_out_a_melds_only_tile_drops_the_meld_and_renumbers_the_rest() -> None:
+    reading = reading_from_hand(Hand.parse("11m [234m] [789p] / 3f"))
+    first, second = (idx for _, idx in reading.melds)
+    out = reading
+    for i in first:
+        out = out.placed(i, "other")
+    assert [idx for _, idx in out.melds] == [second] and {out.tiles[i].group for i in second} == {0}
+    assert out.hand_text() == "1m1m [7p8p9p] / 3f"

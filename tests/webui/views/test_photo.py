@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
+from engine.hand import Hand
 from tests.webui.conftest import token_of
 from tests.webui.helpers import OracleReader, png_bytes, render_hand_photo
 from webui import create_app
@@ -88,6 +90,43 @@ def test_correcting_a_tile_changes_the_score(client: FlaskClient, token: str, re
     client.post(f"/photo/{pid}/tile/4", data={"csrf_token": token, "tile": "3p", **query})
     after = payments(verdict(client, f"/photo/{pid}?variant=filipino&winner=S&discarder=E&win_tile=9s"))
     assert after["South"] == "+$4.00"  # $1.00 winning only: discarder $2.00 + $1.00 + $1.00
+
+
+def test_a_die_read_into_the_hand_is_left_out_and_a_missed_tile_taken_in(client: FlaskClient, token: str,
+                                                                        reader: OracleReader) -> None:
+    # the camera takes a die lying on the row for a 5m, and leaves the 9s it won on among
+    # the others: the person says so on the fix page, and the hand wins as doc 002 pays
+    data, truth = render_hand_photo(WON)
+    nine = truth.concealed[-1]
+    x1, y1, x2, y2 = truth.tiles[truth.concealed[3]].box
+    die = ReadTile("5m", (x1 + 5, y1 - 30, x2 - 5, y1 - 5), 0.4)
+    tiles = [*truth.tiles[:nine], replace(truth.tiles[nine], region="other"), *truth.tiles[nine + 1:], die]
+    k = len(tiles) - 1
+    concealed = [*truth.concealed[:4], k, *truth.concealed[4:-1]]
+    reader.add(data, replace(truth, tiles=tiles, concealed=concealed))
+    query = {"winner": "S", "discarder": "E", "win_tile": "9s"}
+    resp = upload(client, token, data, **query)
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    assert "Mahjong!" not in verdict(client, resp.location)
+    fix = client.get(f"/photo/{pid}/fix/{k}").get_data(as_text=True)
+    assert 'value="other"' in fix and 'value="hand"' not in fix
+    out = client.post(f"/photo/{pid}/tile/{k}/place", data={"csrf_token": token, "region": "other", **query})
+    assert out.status_code == 302 and "winner=S" in out.location
+    assert 'value="hand"' in client.get(f"/photo/{pid}/fix/{nine}").get_data(as_text=True)
+    client.post(f"/photo/{pid}/tile/{nine}/place", data={"csrf_token": token, "region": "hand", **query})
+    page = verdict(client, f"/photo/{pid}?variant=filipino&winner=S&discarder=E&win_tile=9s")
+    assert "Mahjong! $1.25" in page and payments(page)["South"] == "+$5.00"
+    assert f'id="hand-text">{Hand.parse(WON)}<' in page  # the 9s back in the hand, the die out
+
+
+def test_placing_a_tile_nowhere_is_refused_and_changes_nothing(client: FlaskClient, token: str) -> None:
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": READY})
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    before = verdict(client, resp.location)
+    bad = client.post(f"/photo/{pid}/tile/0/place", data={"csrf_token": token, "region": "pocket"})
+    assert bad.status_code == 400 and "pocket" in bad.get_data(as_text=True)
+    assert client.post(f"/photo/{pid}/tile/99/place", data={"csrf_token": token, "region": "other"}).status_code == 400
+    assert verdict(client, resp.location) == before
 
 
 def test_fix_page_works_without_javascript(client: FlaskClient, token: str) -> None:
