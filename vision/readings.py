@@ -354,7 +354,7 @@ def check_against(items: Iterable[TileItem], ruleset: Any = None,
 
     >>> items = [TileItem(Tile.M3, (0, 0, 1, 1), 0.9) for _ in range(5)] + [TileItem(Tile.M4, (0, 0, 1, 1), 0.3)]
     >>> sorted(set(check_against(items).values()))
-    ['5 copies of 3m: a set has 4', 'weak read (confidence 0.30)']
+    ['5 copies of 3m: a set has 4', 'unsure which tile (named 0.30 sure)']
     """
     items = list(items)
     tile_set = _set_of(ruleset)
@@ -369,6 +369,8 @@ def check_against(items: Iterable[TileItem], ruleset: Any = None,
             doubts[id(item)] = f"{item.tile} ({item.tile.english}) is not in the {name} set"
         elif counts[item.tile] > have:
             doubts[id(item)] = f"{counts[item.tile]} copies of {item.tile}: a set has {have}"
+        elif item.found < low:  # the detector's doubt: a die, a coin, a tile's second box
+            doubts[id(item)] = f"perhaps no tile (found {item.found:.2f} sure): leave it out if so"
         elif item.confidence < low:
-            doubts[id(item)] = f"weak read (confidence {item.confidence:.2f})"
+            doubts[id(item)] = f"unsure which tile (named {item.confidence:.2f} sure)"
     return doubts

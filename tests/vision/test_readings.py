@@ -75,9 +75,11 @@ def test_tiles_the_variant_lacks(variant: str, tile: str, lacks: bool) -> None:
         assert "is not in the" in doubts[id(it)] and tile in doubts[id(it)]
 
 
-def test_weak_reads_are_doubtful() -> None:
-    weak = TileItem(Tile.M1, (0, 0, 1, 1), 0.2)
-    assert check_against([weak]) == {id(weak): "weak read (confidence 0.20)"}
+def test_weak_reads_are_doubtful_and_say_whether_the_tile_or_its_name_is_in_doubt() -> None:
+    weak = TileItem(Tile.M1, (0, 0, 1, 1), 0.2)  # found surely, named unsurely
+    assert check_against([weak]) == {id(weak): "unsure which tile (named 0.20 sure)"}
+    die = TileItem(Tile.M1, (0, 0, 1, 1), 0.3, found=0.3)  # found weakly: perhaps a die or a coin
+    assert check_against([die]) == {id(die): "perhaps no tile (found 0.30 sure): leave it out if so"}
 
 
 @settings(max_examples=30, deadline=None)
