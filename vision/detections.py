@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
@@ -114,8 +114,9 @@ class Detections:
         >>> len(Detections.concat([one, one, Detections.empty()]))
         2
         """
-        fields = ("xyxy", "confidence", "face_up", "code", "code_confidence")
-        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in fields)) if parts else cls.empty()
+        if not parts:
+            return cls.empty()
+        return cls(**{f.name: np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(cls)})
 
     @property
     def tiles(self) -> list[Tile | None]:
