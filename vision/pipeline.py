@@ -166,7 +166,7 @@ class CloserLook:
     inside the part, ``edge`` tile lengths from its cut sides, are the closer look's; the
     others stay. A closer reading that is refused (no tiles, two hands) leaves the first.
 
-    Since stop 41 (``models/README.md``): rules-dealt hand photos read by the shipped models
+    Since stop 41 (``models/HISTORY.md``): rules-dealt hand photos read by the shipped models
     (``benchmarks/bench_hand_regions.py``), seeds 4062-4109, it looked again at 707 of
     14,400 and held the hand's tiles exactly in 7,770 -> 7,831 (in place 7,417 -> 7,473,
     named all right 4,762 -> 4,768); at 93.8 ms against 51.6 a 1280x960 photo (median of

@@ -334,7 +334,7 @@ def edge_note(n: int) -> str:
     edge (``cut_by_edge``). Of the rendered hand photos the shipped models read short, it was
     said of 804 of 1,129, and 750 of those hands had tiles outside the picture; of the real
     photos read short, of 59 of 150, and 35 of those have a labelled hand tile at the edge
-    (``models/README.md``, stop 35).
+    (``models/HISTORY.md``, stop 35).
 
     >>> edge_note(2)
     "2 tiles by the hand reach the photo's edge: part of the hand may be outside the picture"

@@ -7,7 +7,7 @@ say which way up a crop is, one crop in four wrongly, and a hand's dozen crops o
 the real *training* photos by ``vision.training.way_up`` and tied to the classifier it read.
 It judges each row of touching tiles on its own (``TileClassifier.one_picture``): a photo's
 discards face every way, and a vote over all of its tiles turned two upright hands
-(models/README.md, "Tried on 2026-11-27").
+(models/HISTORY.md, "Tried on 2026-11-27 (stop 31)").
 """
 
 from __future__ import annotations
