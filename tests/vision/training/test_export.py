@@ -73,3 +73,38 @@ def test_the_shipped_classifiers_are_stored_in_half(tmp_path: Path) -> None:
         shutil.copy(shipped, copy)
         assert store_half_weights(copy) == 0, shipped
     assert TileClassifier(CLASSIFIER_PATH).has_features  # the probe's output survives
+
+
+def _one_conv(path: Path, weights: np.ndarray) -> Path:
+    """A model of one convolution with ``weights`` and a bias, in float32."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    bias = np.linspace(-1, 1, len(weights), dtype=np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[1, 1, 1, 1])], "one_conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, weights.shape[1], 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, len(weights), 8, 8])],
+        [numpy_helper.from_array(weights, "w"), numpy_helper.from_array(bias, "b")])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    return path
+
+
+def test_weights_stored_in_int8_are_each_channels_steps_in_a_quarter_of_the_file(tmp_path: Path) -> None:
+    from vision.onnx_runtime import OnnxModel
+    from vision.training.train import store_int8_weights
+
+    rng = np.random.default_rng(0)
+    weights = (rng.normal(size=(16, 8, 3, 3)) * np.linspace(0.01, 3, 16)[:, None, None, None]).astype(np.float32)
+    stored = _one_conv(tmp_path / "int8.onnx", weights)
+    size = stored.stat().st_size
+    assert store_int8_weights(stored) == 1  # the weights; the bias (one value a channel) stays
+    assert stored.stat().st_size < 0.4 * size
+    assert store_int8_weights(stored) == 0  # stored so already
+    step = np.abs(weights).reshape(16, -1).max(1) / 127  # each output channel's own step
+    rounded = np.round(weights / step[:, None, None, None]) * step[:, None, None, None]
+    assert (np.abs(rounded - weights) <= step[:, None, None, None] / 2 + 1e-7).all()
+    x = rng.random((1, 8, 8, 8), dtype=np.float32)
+    want = OnnxModel(_one_conv(tmp_path / "rounded.onnx", rounded.astype(np.float32)))(x)
+    np.testing.assert_allclose(OnnxModel(stored)(x), want, atol=1e-4)  # computed in float32 on the steps
+
