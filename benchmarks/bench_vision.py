@@ -9,7 +9,8 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repe
    the peer, alternating, and the ratio printed: this machine's speed wanders 1.1-1.5×
    between runs, and the peer's time shows whether a slow run was the machine. The table
    and the hand are read again with and without the classifier's second look, alternating,
-   and what it costs printed (``second_look_*``); and by onnxruntime sessions whose threads
+   and what it costs printed (``second_look_*``); the same for the flower look at the crops
+   likely to be flowers (``flower_look_*``); and by onnxruntime sessions whose threads
    spin during a run and stop after it (served) against ones that never spin
    (``spinning_*``, ``vision.onnx_runtime``).
    A phone's photo: ``--phone-photos`` rendered 4032×3024 JPEGs read decoded whole and
@@ -111,6 +112,7 @@ def speed(reader: TileReader, repeats: int) -> dict[str, float | int]:
     out["hand_1280x960_end_to_end_ms"] = median_ms(lambda: reader(hand), repeats)
     out.update(hand_beside_peer(reader, hand, repeats))
     out.update(second_look_cost(reader, frame, hundred, hand, repeats))
+    out.update(flower_look_cost(reader, frame, hundred, hand, repeats))
     out.update(spinning_cost(reader, frame, hundred, hand, repeats))
     return out
 
@@ -141,6 +143,16 @@ def second_look_cost(reader: TileReader, frame: np.ndarray, hundred: Detections,
         return {}
     without = TileReader(reader.detector, shipped_classifier(second_look=None))
     return alternating({"with": reader, "without": without}, frame, hundred, hand, repeats, "second_look")
+
+
+def flower_look_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
+                     repeats: int) -> dict[str, float]:
+    """The table and the hand photo read with and without the flower look
+    (``vision.reader.FLOWER_LOOK_PATH``), alternating: what the flower look costs."""
+    if reader.classifier.flowers is None:
+        return {}
+    without = TileReader(reader.detector, shipped_classifier(flower_look=None))
+    return alternating({"with": reader, "without": without}, frame, hundred, hand, repeats, "flower_look")
 
 
 def spinning_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,

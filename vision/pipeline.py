@@ -107,9 +107,11 @@ def _is_bonus(ruleset: Any) -> Callable[[Tile], bool]:
 def default_reader(calibration: str | None = None, live: bool = False) -> Reader:
     """The shipped models (``models/*.onnx``), optionally naming tiles by a calibrated set;
     ``live``: a ``VideoReader`` for a fixed camera over the whole table."""
-    from vision.reader import TileReader, VideoReader
+    from vision.reader import TileReader, VideoReader, shipped_classifier
 
-    reader = TileReader()
+    # live video reads without the flower look: on the rendered game video it turned South's
+    # 2 season into the 3 season (15 of 16 events; models/README.md, "A flower look at 128 px")
+    reader = TileReader(classifier=shipped_classifier(flower_look=None) if live else None)
     classify: Any = reader.classifier
     if calibration is not None:
         from vision.calibrate import PHOTO_CUTS, CalibratedReader, load_set

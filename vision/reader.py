@@ -21,7 +21,7 @@ from vision.row_crops import cut_along_rows
 from vision.way_up import WayUp
 
 __all__ = ["TileReader", "VideoReader", "shipped_classifier", "MODELS_DIR", "DETECTOR_PATH", "CLASSIFIER_PATH",
-           "SECOND_LOOK_PATH", "WAY_UP_PATH", "LIVE_DETECT_SIZE"]
+           "SECOND_LOOK_PATH", "FLOWER_LOOK_PATH", "WAY_UP_PATH", "LIVE_DETECT_SIZE"]
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_PATH = MODELS_DIR / "detector.onnx"
@@ -29,6 +29,9 @@ CLASSIFIER_PATH = MODELS_DIR / "classifier.onnx"
 # A classifier trained at 96 px that reads again the crops the 64-px one is least sure of
 # (``TileClassifier.second``; models/README.md, "A second look at 96 px").
 SECOND_LOOK_PATH = MODELS_DIR / "second_look.onnx"
+# A classifier of the flowers and seasons alone, trained at 128 px, that splits a crop's flower
+# probability among them (``TileClassifier.flowers``; models/README.md, "A flower look at 128 px").
+FLOWER_LOOK_PATH = MODELS_DIR / "flower_look.onnx"
 # A probe on the classifier's features that tells a row of tiles photographed from across the
 # table (``vision.way_up``; fitted by ``python -m vision.training.way_up``).
 WAY_UP_PATH = MODELS_DIR / "way_up.npz"
@@ -43,15 +46,18 @@ def shipped_classifier(
     second_look: str | Path | None = SECOND_LOOK_PATH,
     second_most: int = SECOND_MOST,
     way_up: str | Path | None = WAY_UP_PATH,
+    flower_look: str | Path | None = FLOWER_LOOK_PATH,
 ) -> TileClassifier:
     """The classifier at ``path`` (default: the shipped one) with a second look at the crops
     it is unsure of by the classifier at ``second_look`` (None: no second look), at most
     ``second_most`` of them a call: a picture's time bound; crops cut beforehand can have
     every one looked at. ``way_up``: the probe that turns a row photographed from across the
     table (``vision.way_up``; None: none), used only with the classifier whose features it
-    was fitted on."""
+    was fitted on. ``flower_look``: the classifier of flowers and seasons alone that reads again
+    the crops likely to be one (None: none)."""
     second = TileClassifier(second_look, turns=(0,), trim=0) if second_look is not None else None
-    clf = TileClassifier(path or CLASSIFIER_PATH, second=second, second_most=second_most)
+    flowers = TileClassifier(flower_look, turns=(0,), trim=0) if flower_look is not None else None
+    clf = TileClassifier(path or CLASSIFIER_PATH, second=second, second_most=second_most, flowers=flowers)
     if way_up is not None and clf.has_features:
         probe = WayUp.load(way_up)
         clf.way_up = probe if probe.key == clf.key else None

@@ -16,6 +16,7 @@ __all__ = ["add_classifier_options", "classifier_from"]
 
 NO_SECOND_LOOK = "none"
 NO_WAY_UP = "none"
+NO_FLOWER_LOOK = "none"
 
 
 def add_classifier_options(p: argparse.ArgumentParser) -> None:
@@ -26,6 +27,9 @@ def add_classifier_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--way-up", default=None, metavar="NPZ|none",
                    help="probe that turns a row of tiles photographed from across the table "
                         f"(default: models/way_up.npz; {NO_WAY_UP}: read every row as it comes)")
+    p.add_argument("--flower-look", default=None, metavar="ONNX|none",
+                   help="classifier of the flowers and seasons alone that reads again the crops likely to be one "
+                        f"(default: models/flower_look.onnx; {NO_FLOWER_LOOK}: none)")
 
 
 def classifier_from(args: argparse.Namespace, crops: bool = False) -> TileClassifier:
@@ -33,10 +37,12 @@ def classifier_from(args: argparse.Namespace, crops: bool = False) -> TileClassi
     crops cut beforehand, each read on its own, so the second look goes to every unsure
     one (in a picture, to the least sure few: a bound on a picture's time)."""
     from vision.classifier import SECOND_MOST
-    from vision.reader import SECOND_LOOK_PATH, WAY_UP_PATH, shipped_classifier
+    from vision.reader import FLOWER_LOOK_PATH, SECOND_LOOK_PATH, WAY_UP_PATH, shipped_classifier
 
     second = args.second_look or SECOND_LOOK_PATH
     way_up = args.way_up or WAY_UP_PATH
+    flowers = args.flower_look or FLOWER_LOOK_PATH
     return shipped_classifier(args.classifier, None if second == NO_SECOND_LOOK else second,
                               second_most=sys.maxsize if crops else SECOND_MOST,
-                              way_up=None if way_up == NO_WAY_UP else way_up)
+                              way_up=None if way_up == NO_WAY_UP else way_up,
+                              flower_look=None if flowers == NO_FLOWER_LOOK else flowers)

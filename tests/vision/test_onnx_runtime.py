@@ -39,3 +39,11 @@ def test_sessions_spin_only_while_they_run(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("MAHJONGERO_SPIN", "sometimes")
     with pytest.raises(ValueError, match="sometimes"):
         OnnxModel(CLASSIFIER_PATH)
+
+
+def test_int8_weights_are_turned_to_float32_when_the_model_loads() -> None:
+    """The flower look stores its weights in int8 (``store_int8_weights``): with onnxruntime's
+    quantization passes off, its DequantizeLinear nodes are folded at load, not run per call."""
+    from vision.reader import FLOWER_LOOK_PATH
+
+    assert _entry(OnnxModel(FLOWER_LOOK_PATH), "session.disable_quant_qdq") == "1"

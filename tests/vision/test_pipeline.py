@@ -176,3 +176,13 @@ def test_a_hand_photographed_close_is_read_once() -> None:
     calls: list[tuple[int, int]] = []
     assert len(read_hand_photo(image, "filipino", reader=_small_tile_finder(calls)).concealed) == 13
     assert len(calls) == 1
+
+
+def test_a_photo_is_read_with_the_flower_look_and_live_video_without_it() -> None:
+    from vision.pipeline import default_reader
+    from vision.reader import FLOWER_LOOK_PATH, TileReader, VideoReader
+
+    photo, live = default_reader(), default_reader(live=True)
+    assert isinstance(photo, TileReader) and isinstance(live, VideoReader)
+    assert photo.classifier.flowers is not None and photo.classifier.flowers.model.path == FLOWER_LOOK_PATH
+    assert live.classify.flowers is None  # it cost the rendered game video an event (models/README.md)

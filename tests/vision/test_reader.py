@@ -161,6 +161,67 @@ def test_the_shipped_reader_takes_the_second_look_and_the_cli_can_leave_it_out()
     assert classifier_from(build_parser().parse_args(["eval", "--second-look", "none"])).second is None
 
 
+def _flower_crops() -> list[np.ndarray]:
+    """Crops of the committed rendered images' face-up tiles, the flowers and seasons first."""
+    crops: list[tuple[bool, np.ndarray]] = []
+    for side in sorted((DATA / "labels").glob("*.json")):
+        tiles = [t for t in json.loads(side.read_text())["tiles"] if t["face"] == "up"]
+        image = load_image(DATA / "images" / f"{side.stem}.jpg")
+        cut = crop_boxes(image, np.array([t["box"] for t in tiles]))
+        crops += [(t["tile"].endswith("f"), c) for t, c in zip(tiles, cut, strict=True)]
+    return [c for flower, c in crops if flower] + [c for flower, c in crops if not flower]
+
+
+def test_the_flower_look_splits_only_the_flower_share_of_likely_flowers() -> None:
+    from vision.classifier import TileClassifier
+    from vision.reader import FLOWER_LOOK_PATH, SECOND_LOOK_PATH
+
+    crops = _flower_crops()
+    second = TileClassifier(SECOND_LOOK_PATH, turns=(0,), trim=0)
+    flowers = TileClassifier(FLOWER_LOOK_PATH, turns=(0,), trim=0)
+    before = TileClassifier(CLASSIFIER_PATH, second=second, sure=1.01).probabilities(crops)
+    after = TileClassifier(CLASSIFIER_PATH, second=second, sure=1.01, flowers=flowers, flower_from=0.3,
+                           flower_say=0.4).probabilities(crops)  # every crop unsure: each likely flower looked at
+    codes = TileClassifier(CLASSIFIER_PATH).codes
+    cols = np.array([int(np.flatnonzero(codes == code)[0]) for code in flowers.codes])  # the look's order
+    others = np.ones(len(codes), bool)
+    others[cols] = False
+    assert len(cols) == 8
+    mass = before[:, cols].sum(1)
+    asked = mass >= 0.3
+    assert 0 < asked.sum() < len(crops)
+    np.testing.assert_allclose(after[~asked], before[~asked], atol=1e-6)  # no flower: not looked at
+    np.testing.assert_allclose(after[:, others], before[:, others], atol=1e-6)  # the other tiles keep theirs
+    np.testing.assert_allclose(after[:, cols].sum(1), mass, atol=1e-5)  # the flowers' share is only split
+    seen = flowers.probabilities([c for c, a in zip(crops, asked, strict=True) if a])
+    want = 0.6 * before[asked][:, cols] + 0.4 * mass[asked, None] * seen
+    np.testing.assert_allclose(after[asked][:, cols], want, atol=1e-5)
+    surely = TileClassifier(CLASSIFIER_PATH, second=second)  # a crop named surely is left as it is
+    sure = surely.probabilities(crops).max(1) >= surely.sure
+    assert sure.any()
+    np.testing.assert_allclose(TileClassifier(CLASSIFIER_PATH, second=second, flowers=flowers, flower_from=0.0)
+                               .probabilities(crops)[sure], surely.probabilities(crops)[sure], atol=1e-6)
+
+
+def test_a_flower_look_naming_tiles_the_classifier_does_not_is_refused() -> None:
+    from vision.classifier import TileClassifier
+    from vision.reader import FLOWER_LOOK_PATH
+
+    with pytest.raises(ValueError, match="classifier.onnx"):  # 64 classes cannot split 8 classes' share
+        TileClassifier(FLOWER_LOOK_PATH, flowers=TileClassifier(CLASSIFIER_PATH))
+
+
+def test_the_shipped_reader_takes_the_flower_look_and_the_cli_can_leave_it_out() -> None:
+    from mahjongero.cli import build_parser
+    from mahjongero.commands._classifier import classifier_from
+    from vision.reader import FLOWER_LOOK_PATH
+
+    assert TileReader().classifier.flowers is not None
+    picture = classifier_from(build_parser().parse_args(["eval", "--crops", "x"]))
+    assert picture.flowers is not None and picture.flowers.model.path == FLOWER_LOOK_PATH
+    assert classifier_from(build_parser().parse_args(["eval", "--flower-look", "none"])).flowers is None
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "mahjongero", *args], capture_output=True, text=True, cwd=ROOT

@@ -108,3 +108,12 @@ def test_weights_stored_in_int8_are_each_channels_steps_in_a_quarter_of_the_file
     want = OnnxModel(_one_conv(tmp_path / "rounded.onnx", rounded.astype(np.float32)))(x)
     np.testing.assert_allclose(OnnxModel(stored)(x), want, atol=1e-4)  # computed in float32 on the steps
 
+
+def test_the_shipped_flower_look_is_stored_in_int8(tmp_path: Path) -> None:
+    from vision.reader import FLOWER_LOOK_PATH
+    from vision.training.train import store_int8_weights
+
+    copy = tmp_path / FLOWER_LOOK_PATH.name
+    shutil.copy(FLOWER_LOOK_PATH, copy)
+    assert store_int8_weights(copy) == 0
+    assert FLOWER_LOOK_PATH.stat().st_size < 2_000_000
