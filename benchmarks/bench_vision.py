@@ -111,8 +111,8 @@ def speed(reader: TileReader, repeats: int) -> dict[str, float | int]:
     hand = hand_scene()
     out["hand_1280x960_end_to_end_ms"] = median_ms(lambda: reader(hand), repeats)
     out.update(hand_beside_peer(reader, hand, repeats))
-    out.update(second_look_cost(reader, frame, hundred, hand, repeats))
-    out.update(flower_look_cost(reader, frame, hundred, hand, repeats))
+    for look in _LOOKS:
+        out.update(look_cost(reader, frame, hundred, hand, repeats, look))
     out.update(spinning_cost(reader, frame, hundred, hand, repeats))
     return out
 
@@ -135,24 +135,18 @@ def alternating(readers: dict[str, TileReader], frame: np.ndarray, hundred: Dete
     return out
 
 
-def second_look_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
-                     repeats: int) -> dict[str, float]:
-    """The table and the hand photo read with and without the second look
-    (``vision.reader.SECOND_LOOK_PATH``), alternating: what the second look costs."""
-    if reader.classifier.second is None:
-        return {}
-    without = TileReader(reader.detector, shipped_classifier(second_look=None))
-    return alternating({"with": reader, "without": without}, frame, hundred, hand, repeats, "second_look")
+_LOOKS = {"second_look": "second", "flower_look": "flowers"}  # shipped_classifier's option: the classifier's look
 
 
-def flower_look_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
-                     repeats: int) -> dict[str, float]:
-    """The table and the hand photo read with and without the flower look
-    (``vision.reader.FLOWER_LOOK_PATH``), alternating: what the flower look costs."""
-    if reader.classifier.flowers is None:
+def look_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
+              repeats: int, look: str) -> dict[str, float]:
+    """The table and the hand photo read with and without one of the classifier's looks
+    (``second_look``: ``vision.reader.SECOND_LOOK_PATH``; ``flower_look``: ``FLOWER_LOOK_PATH``),
+    alternating: what it costs."""
+    if getattr(reader.classifier, _LOOKS[look]) is None:
         return {}
-    without = TileReader(reader.detector, shipped_classifier(flower_look=None))
-    return alternating({"with": reader, "without": without}, frame, hundred, hand, repeats, "flower_look")
+    without = TileReader(reader.detector, shipped_classifier(**{look: None}))
+    return alternating({"with": reader, "without": without}, frame, hundred, hand, repeats, look)
 
 
 def spinning_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,

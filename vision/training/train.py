@@ -192,16 +192,26 @@ def store_half_weights(path: Path, least: int = 16) -> int:
         half = numpy_helper.from_array(numpy_helper.to_array(init).astype(np.float16), f"{init.name}_f16")
         kept.append(half)
         casts.append(helper.make_node("Cast", [half.name], [init.name], to=TensorProto.FLOAT, name=f"{init.name}_cast"))
-    if not casts:
+    return _save_stored(model, kept, casts, path)
+
+
+def _save_stored(model: Any, initializers: list[Any], restorers: list[Any], path: Path) -> int:
+    """Save ``model`` with its weights as ``initializers`` and the ``restorers`` (nodes that
+    turn stored weights back into the float32 tensors the graph reads) ahead of its nodes, so
+    the graph stays in topological order. Returns how many restorers; 0 saves nothing."""
+    import onnx
+
+    if not restorers:
         return 0
-    nodes = [*casts, *graph.node]  # the casts first: the graph stays in topological order
+    graph = model.graph
+    nodes = [*restorers, *graph.node]
     del graph.initializer[:]
-    graph.initializer.extend(kept)
+    graph.initializer.extend(initializers)
     del graph.node[:]
     graph.node.extend(nodes)
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
-    return len(casts)
+    return len(restorers)
 
 
 def store_int8_weights(path: Path, least: int = 256) -> int:
@@ -232,14 +242,5 @@ def store_int8_weights(path: Path, least: int = 256) -> int:
                  numpy_helper.from_array(scale, names[1]),
                  numpy_helper.from_array(np.zeros(len(scale), np.int8), names[2])]
         dequantize.append(helper.make_node("DequantizeLinear", names, [init.name], axis=0, name=f"{init.name}_dq"))
-    if not dequantize:
-        return 0
-    nodes = [*dequantize, *graph.node]  # first: the graph stays in topological order
-    del graph.initializer[:]
-    graph.initializer.extend(kept)
-    del graph.node[:]
-    graph.node.extend(nodes)
-    onnx.checker.check_model(model)
-    onnx.save(model, str(path))
-    return len(dequantize)
+    return _save_stored(model, kept, dequantize, path)
 
