@@ -33,9 +33,10 @@ SECOND_BELOW = 0.6
 SECOND_MOST = 6  # crops a call reads by the second classifier, the least sure first: a bound on the time
 # A crop with at least this probability on the flowers and seasons together, and named with
 # less than ``sure``, is read by the flower look too (``TileClassifier.flowers``), which then
-# splits that probability among them with this share of the say. Flowers are the classifier's weakest tiles: a set often paints
-# one plant on all eight, so only the small index and name tell them apart (models/README.md,
-# "A flower look at 128 px"). Both chosen on rendered crops of seed 430, not the held-out ones.
+# splits that probability among them with this share of the say. Flowers are the classifier's
+# weakest tiles: a set often paints one plant on all eight, so only the small index and name
+# tell them apart (models/README.md, "A flower look at 128 px"). Both chosen on rendered crops
+# of seed 431 (the look trained on seed 430), not on the held-out ones.
 FLOWER_FROM = 0.5
 FLOWER_SAY = 0.4
 # A row of at least this many touching tiles is judged for its way up on its own

@@ -161,22 +161,21 @@ def test_the_shipped_reader_takes_the_second_look_and_the_cli_can_leave_it_out()
     assert classifier_from(build_parser().parse_args(["eval", "--second-look", "none"])).second is None
 
 
-def _flower_crops() -> list[np.ndarray]:
-    """Crops of the committed rendered images' face-up tiles, the flowers and seasons first."""
-    crops: list[tuple[bool, np.ndarray]] = []
+def _all_face_up_crops() -> list[np.ndarray]:
+    """Crops of the face-up tiles of every committed rendered image (five flowers and seasons
+    among them), on their true boxes."""
+    crops: list[np.ndarray] = []
     for side in sorted((DATA / "labels").glob("*.json")):
         tiles = [t for t in json.loads(side.read_text())["tiles"] if t["face"] == "up"]
-        image = load_image(DATA / "images" / f"{side.stem}.jpg")
-        cut = crop_boxes(image, np.array([t["box"] for t in tiles]))
-        crops += [(t["tile"].endswith("f"), c) for t, c in zip(tiles, cut, strict=True)]
-    return [c for flower, c in crops if flower] + [c for flower, c in crops if not flower]
+        crops += crop_boxes(load_image(DATA / "images" / f"{side.stem}.jpg"), np.array([t["box"] for t in tiles]))
+    return crops
 
 
 def test_the_flower_look_splits_only_the_flower_share_of_likely_flowers() -> None:
     from vision.classifier import TileClassifier
     from vision.reader import FLOWER_LOOK_PATH, SECOND_LOOK_PATH
 
-    crops = _flower_crops()
+    crops = _all_face_up_crops()
     second = TileClassifier(SECOND_LOOK_PATH, turns=(0,), trim=0)
     flowers = TileClassifier(FLOWER_LOOK_PATH, turns=(0,), trim=0)
     before = TileClassifier(CLASSIFIER_PATH, second=second, sure=1.01).probabilities(crops)
