@@ -275,7 +275,7 @@ class TileClassifier:
         than ``sure`` that has at least ``flower_from`` of it partly by the ``flowers``
         classifier's reading (``flower_say``)."""
         assert self.flowers is not None
-        cols = np.array([int(np.flatnonzero(self.codes == code)[0]) for code in self.flowers.codes])
+        cols = self._flower_columns
         mass = probs[:, cols].sum(1)
         asked = np.flatnonzero((mass >= self.flower_from) & (probs.max(1) < self.sure))
         if not len(asked):
@@ -358,6 +358,12 @@ class TileClassifier:
             return None
         turned_features()
         return reading[0]
+
+    @functools.cached_property
+    def _flower_columns(self) -> np.ndarray:
+        """This classifier's column of each class of the ``flowers`` look, in the look's order."""
+        assert self.flowers is not None
+        return np.array([int(np.flatnonzero(self.codes == code)[0]) for code in self.flowers.codes])
 
     @functools.cached_property
     def single(self) -> np.ndarray:
