@@ -41,8 +41,8 @@ class WarmStartError(ValueError):
 
 def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     """Named initializers and ultralytics metadata of an exported model; weights stored in
-    half (``vision.training.train.store_half_weights``) come back as float32 under the name
-    their ``Cast`` gives them."""
+    half or int8 (``vision.training.train.store_half_weights``, ``store_int8_weights``) come
+    back as float32 under the name their ``Cast`` or ``DequantizeLinear`` gives them."""
     import onnx
     from onnx import numpy_helper
 
@@ -51,6 +51,11 @@ def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     for node in model.graph.node:
         if node.op_type == "Cast" and node.input[0] in weights:
             weights[node.output[0]] = weights.pop(node.input[0]).astype(np.float32)
+        elif node.op_type == "DequantizeLinear" and node.input[0] in weights:
+            steps = weights.pop(node.input[1])
+            shape = (-1,) + (1,) * (weights[node.input[0]].ndim - 1)  # one step per output channel
+            weights.pop(node.input[2], None)  # zero points: always 0 here
+            weights[node.output[0]] = weights.pop(node.input[0]).astype(np.float32) * steps.reshape(shape)
     meta = {p.key: p.value for p in model.metadata_props}
     return weights, meta
 

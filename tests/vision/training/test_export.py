@@ -107,6 +107,11 @@ def test_weights_stored_in_int8_are_each_channels_steps_in_a_quarter_of_the_file
     x = rng.random((1, 8, 8, 8), dtype=np.float32)
     want = OnnxModel(_one_conv(tmp_path / "rounded.onnx", rounded.astype(np.float32)))(x)
     np.testing.assert_allclose(OnnxModel(stored)(x), want, atol=1e-4)  # computed in float32 on the steps
+    from vision.training.warmstart import onnx_weights
+
+    back, _ = onnx_weights(stored)  # a warm start from it reads the rounded weights back
+    assert sorted(back) == ["b", "w"]
+    np.testing.assert_allclose(back["w"], rounded, atol=1e-6)
 
 
 def test_the_shipped_flower_look_is_stored_in_int8(tmp_path: Path) -> None:
