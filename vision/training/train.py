@@ -243,4 +243,3 @@ def store_int8_weights(path: Path, least: int = 256) -> int:
                  numpy_helper.from_array(np.zeros(len(scale), np.int8), names[2])]
         dequantize.append(helper.make_node("DequantizeLinear", names, [init.name], axis=0, name=f"{init.name}_dq"))
     return _save_stored(model, kept, dequantize, path)
-
