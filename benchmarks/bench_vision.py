@@ -10,9 +10,11 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repe
    between runs, and the peer's time shows whether a slow run was the machine. The table
    and the hand are read again with and without the classifier's second look, alternating,
    and what it costs printed (``second_look_*``); the same for the flower look at the crops
-   likely to be flowers (``flower_look_*``); and by onnxruntime sessions whose threads
-   spin during a run and stop after it (served) against ones that never spin
-   (``spinning_*``, ``vision.onnx_runtime``).
+   likely to be flowers (``flower_look_*``); by
+   onnxruntime sessions whose threads spin during a run and stop after it (served) against
+   ones that never spin (``spinning_*``, ``vision.onnx_runtime``); and by the detector
+   shrinking a frame as served against by OpenCV's area resize alone (``shrink_*``,
+   ``vision.detector.shrink``).
    A phone's photo: ``--phone-photos`` rendered 4032×3024 JPEGs read decoded whole and
    decoded at the fraction that keeps a 1080p frame's side (``vision.imageio.load_photo``,
    served): both accuracies and times, loading included.
@@ -35,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from unittest import mock
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 from engine.tiles import Tile  # noqa: E402
 from vision.classifier import crop_boxes  # noqa: E402
 from vision.detections import Detections  # noqa: E402
-from vision.detector import TileDetector  # noqa: E402
+from vision.detector import Letterbox, TileDetector, letterbox  # noqa: E402
 from vision.evaluation import iter_dataset, match  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa: E402
@@ -114,6 +117,7 @@ def speed(reader: TileReader, repeats: int) -> dict[str, float | int]:
     for look in _LOOKS:
         out.update(look_cost(reader, frame, hundred, hand, repeats, look))
     out.update(spinning_cost(reader, frame, hundred, hand, repeats))
+    out.update(shrink_cost(reader, frame, hundred, hand, repeats))
     return out
 
 
@@ -157,6 +161,28 @@ def spinning_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, ha
     with mock.patch.dict(os.environ, {"MAHJONGERO_SPIN": "off"}):  # read when a session is made
         never = TileReader(TileDetector(DETECTOR_PATH), shipped_classifier())
     return alternating({"stop": reader, "off": never}, frame, hundred, hand, repeats, "spinning")
+
+
+def _area(image: np.ndarray, width: int, height: int) -> np.ndarray:
+    return cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+
+
+class _AreaDetector(TileDetector):
+    """The detector shrinking a frame by OpenCV's area resize alone, as until stop 45."""
+
+    def preprocess(self, image: np.ndarray, imgsz: int | None = None) -> tuple[np.ndarray, Letterbox]:
+        net, lb = letterbox(image, imgsz or self.imgsz, shrinker=_area)
+        return cv2.dnn.blobFromImage(net, 1 / 255.0, swapRB=True), lb
+
+
+def shrink_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
+                repeats: int) -> dict[str, float]:
+    """The table and the hand photo read by the detector shrinking a frame as served
+    (``vision.detector.shrink``: by a whole factor by area, the rest linearly) and by
+    OpenCV's area resize alone, alternating (the 1080p table shrinks by a whole factor: the
+    same pixels either way)."""
+    area = TileReader(_AreaDetector(DETECTOR_PATH), reader.classifier)
+    return alternating({"served": reader, "area": area}, frame, hundred, hand, repeats, "shrink")
 
 
 def phone_photos(reader: TileReader, n: int, seed: int = 4032, kind: str = "mixed",
