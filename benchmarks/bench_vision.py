@@ -10,7 +10,7 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repe
    between runs, and the peer's time shows whether a slow run was the machine. The table
    and the hand are read again with and without the classifier's second look, alternating,
    and what it costs printed (``second_look_*``); the same for the flower look at the crops
-   likely to be flowers (``flower_look_*``); by
+   likely to be flowers (``flower_look_*``) and the number look (``number_look_*``); by
    onnxruntime sessions whose threads spin during a run and stop after it (served) against
    ones that never spin (``spinning_*``, ``vision.onnx_runtime``); and by the detector
    shrinking a frame as served against by OpenCV's area resize alone (``shrink_*``,
@@ -139,13 +139,15 @@ def alternating(readers: dict[str, TileReader], frame: np.ndarray, hundred: Dete
     return out
 
 
-_LOOKS = {"second_look": "second", "flower_look": "flowers"}  # shipped_classifier's option: the classifier's look
+# shipped_classifier's option: the classifier's look
+_LOOKS = {"second_look": "second", "flower_look": "flowers", "number_look": "numbers"}
 
 
 def look_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
               repeats: int, look: str) -> dict[str, float]:
     """The table and the hand photo read with and without one of the classifier's looks
-    (``second_look``: ``vision.reader.SECOND_LOOK_PATH``; ``flower_look``: ``FLOWER_LOOK_PATH``),
+    (``second_look``: ``vision.reader.SECOND_LOOK_PATH``; ``flower_look``: ``FLOWER_LOOK_PATH``;
+    ``number_look``: ``NUMBER_LOOK_PATH``),
     alternating: what it costs."""
     if getattr(reader.classifier, _LOOKS[look]) is None:
         return {}

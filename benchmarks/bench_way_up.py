@@ -126,7 +126,7 @@ def main() -> None:
     ap.add_argument("--real", type=Path, default=REAL)
     ap.add_argument("--lam", type=float, nargs="+", default=[1e-1, 1e-2, 1e-3])
     args = ap.parse_args()
-    clf = shipped_classifier(second_look=None, way_up=None, flower_look=None)
+    clf = shipped_classifier(second_look=None, way_up=None, flower_look=None, number_look=None)
     train = photo_features(clf, TRAIN_CSV, args.real)
     val = photo_features(clf, ROOT / "tests" / "data" / "real_tiles.csv", args.real)
     val_names = set(json.loads((ROOT / "datasets" / "real-split.json").read_text())["val"])

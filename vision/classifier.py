@@ -39,6 +39,15 @@ SECOND_MOST = 6  # crops a call reads by the second classifier, the least sure f
 # of seed 431 (the look trained on seed 430), not on the held-out ones.
 FLOWER_FROM = 0.5
 FLOWER_SAY = 0.4
+# Then the same by the number look (``TileClassifier.numbers``), a classifier at 128 px of
+# the 25 tiles told apart only by a numeral or a small index: the characters, the Vietnamese
+# jokers and the royals (trained on the flowers too, which it reads worse than the flower
+# look: kept to the 25, ``vision.training.train.keep_classes``). Both chosen on rendered crops
+# of seed 431 (the look trained on seed 440). It reads at most ``NUMBER_MOST`` crops a call,
+# the least sure first: a bound on a picture's time (models/README.md, "A number look").
+NUMBER_FROM = 0.5
+NUMBER_SAY = 0.5
+NUMBER_MOST = 4
 # A row of at least this many touching tiles is judged for its way up on its own
 # (``TileClassifier.one_picture``): a hand's row, not a pair of discards.
 WAY_UP_ROW = 5
@@ -155,6 +164,9 @@ class TileClassifier:
     with less than ``sure`` and with at least ``flower_from`` of its probability on them after
     all that; its reading takes ``flower_say`` of the split of that probability among them.
     None looks no more.
+    ``numbers``: after it, the same by a classifier of other tiles (the shipped one names the 25
+    told apart by a numeral: ``vision.reader.NUMBER_LOOK_PATH``), with ``number_from`` and
+    ``number_say``, for at most ``number_most`` crops a call, the least sure first.
     ``way_up``: a probe on this classifier's features that tells a row of tiles photographed
     from across the table (``vision.way_up``); ``one_picture`` then reads that row's crops
     turned half round. None reads every picture as it comes.
@@ -176,6 +188,10 @@ class TileClassifier:
         flowers: TileClassifier | None = None,
         flower_from: float = FLOWER_FROM,
         flower_say: float = FLOWER_SAY,
+        numbers: TileClassifier | None = None,
+        number_from: float = NUMBER_FROM,
+        number_say: float = NUMBER_SAY,
+        number_most: int = NUMBER_MOST,
     ) -> None:
         self.model = OnnxModel(path)
         self.turns = turns or (0,)
@@ -204,6 +220,13 @@ class TileClassifier:
         self.flowers = flowers
         self.flower_from = flower_from
         self.flower_say = flower_say
+        if numbers is not None and not np.isin(numbers.codes, self.codes).all():
+            raise ValueError(f"number look {str(numbers.model.path)!r} names tiles {str(self.model.path)!r} does not")
+        self.numbers = numbers
+        self.number_from = number_from
+        self.number_say = number_say
+        self.number_most = number_most
+        self._columns: dict[int, np.ndarray] = {}  # by id of look: its classes' columns here
 
     @functools.cached_property
     def key(self) -> str:
@@ -267,22 +290,25 @@ class TileClassifier:
                 [seen] = self.second._over_turns(self.second.preprocess([crops[i] for i in still]), (0,))
                 first[still] = (first[still] + seen) / 2
         if self.flowers is not None:
-            self._flower_look(crops, first)
+            self._split_by(self.flowers, self._look_columns(self.flowers), self.flower_from,
+                           self.flower_say, len(crops), crops, first)
+        if self.numbers is not None:
+            self._split_by(self.numbers, self._look_columns(self.numbers), self.number_from,
+                           self.number_say, self.number_most, crops, first)
         return first
 
-    def _flower_look(self, crops: Sequence[np.ndarray], probs: np.ndarray) -> None:
-        """Split, in place, the flower-and-season probability of each crop named with less
-        than ``sure`` that has at least ``flower_from`` of it partly by the ``flowers``
-        classifier's reading (``flower_say``)."""
-        assert self.flowers is not None
-        cols = self._flower_columns
+    def _split_by(self, look: TileClassifier, cols: np.ndarray, start: float, say: float, most: int,
+                  crops: Sequence[np.ndarray], probs: np.ndarray) -> None:
+        """Split, in place, the probability on ``look``'s tiles (this classifier's columns
+        ``cols``) of each crop named with less than ``sure`` that has at least ``start`` there
+        (at most ``most`` crops, the least sure first) partly by ``look``'s reading (``say``)."""
         mass = probs[:, cols].sum(1)
-        asked = np.flatnonzero((mass >= self.flower_from) & (probs.max(1) < self.sure))
+        asked = _least_sure(probs, np.flatnonzero(mass >= start), self.sure, most)
         if not len(asked):
             return
-        [seen] = self.flowers._over_turns(self.flowers.preprocess([crops[i] for i in asked.tolist()]), (0,))
+        [seen] = look._over_turns(look.preprocess([crops[i] for i in asked.tolist()]), (0,))
         part = probs[np.ix_(asked, cols)]
-        probs[np.ix_(asked, cols)] = (1 - self.flower_say) * part + self.flower_say * mass[asked, None] * seen
+        probs[np.ix_(asked, cols)] = (1 - say) * part + say * mass[asked, None] * seen
 
     def features(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, D) the network's pooled features before its last layer, averaged over ``turns``:
@@ -359,11 +385,12 @@ class TileClassifier:
         turned_features()
         return reading[0]
 
-    @functools.cached_property
-    def _flower_columns(self) -> np.ndarray:
-        """This classifier's column of each class of the ``flowers`` look, in the look's order."""
-        assert self.flowers is not None
-        return np.array([int(np.flatnonzero(self.codes == code)[0]) for code in self.flowers.codes])
+    def _look_columns(self, look: TileClassifier) -> np.ndarray:
+        """This classifier's column of each class of ``look``, in the look's order (worked out
+        once a look)."""
+        if id(look) not in self._columns:
+            self._columns[id(look)] = np.array([int(np.flatnonzero(self.codes == code)[0]) for code in look.codes])
+        return self._columns[id(look)]
 
     @functools.cached_property
     def single(self) -> np.ndarray:

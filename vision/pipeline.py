@@ -109,9 +109,10 @@ def default_reader(calibration: str | None = None, live: bool = False) -> Reader
     ``live``: a ``VideoReader`` for a fixed camera over the whole table."""
     from vision.reader import TileReader, VideoReader, shipped_classifier
 
-    # live video reads without the flower look: on the rendered game video it turned South's
-    # 2 season into the 3 season (15 of 16 events; models/README.md, "A flower look at 128 px")
-    reader = TileReader(classifier=shipped_classifier(flower_look=None) if live else None)
+    # live video reads without the flower and number looks: on the rendered game video the
+    # flower look turned South's 2 season into the 3 season (15 of 16 events; models/README.md,
+    # "A flower look at 128 px"), and live video reads each tile over many frames anyway
+    reader = TileReader(classifier=shipped_classifier(flower_look=None, number_look=None) if live else None)
     classify: Any = reader.classifier
     if calibration is not None:
         from vision.calibrate import PHOTO_CUTS, CalibratedReader, load_set

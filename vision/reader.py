@@ -14,14 +14,21 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
-from vision.classifier import ONE_IN_A_SET, SECOND_MOST, TileClassifier, crop_boxes, one_of_each
+from vision.classifier import (
+    NUMBER_MOST,
+    ONE_IN_A_SET,
+    SECOND_MOST,
+    TileClassifier,
+    crop_boxes,
+    one_of_each,
+)
 from vision.detections import Detections, box_iou
 from vision.detector import TileDetector
 from vision.row_crops import cut_along_rows
 from vision.way_up import WayUp
 
 __all__ = ["TileReader", "VideoReader", "shipped_classifier", "MODELS_DIR", "DETECTOR_PATH", "CLASSIFIER_PATH",
-           "SECOND_LOOK_PATH", "FLOWER_LOOK_PATH", "WAY_UP_PATH", "LIVE_DETECT_SIZE"]
+           "SECOND_LOOK_PATH", "FLOWER_LOOK_PATH", "NUMBER_LOOK_PATH", "WAY_UP_PATH", "LIVE_DETECT_SIZE"]
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_PATH = MODELS_DIR / "detector.onnx"
@@ -32,6 +39,10 @@ SECOND_LOOK_PATH = MODELS_DIR / "second_look.onnx"
 # A classifier of the flowers and seasons alone, trained at 128 px, that splits a crop's flower
 # probability among them (``TileClassifier.flowers``; models/README.md, "A flower look at 128 px").
 FLOWER_LOOK_PATH = MODELS_DIR / "flower_look.onnx"
+# A classifier of the 25 tiles told apart only by a numeral or small index (characters,
+# Vietnamese jokers, royals), trained at 128 px, that then splits a crop's probability on them
+# among them (``TileClassifier.numbers``; models/README.md, "A number look at 128 px").
+NUMBER_LOOK_PATH = MODELS_DIR / "number_look.onnx"
 # A probe on the classifier's features that tells a row of tiles photographed from across the
 # table (``vision.way_up``; fitted by ``python -m vision.training.way_up``).
 WAY_UP_PATH = MODELS_DIR / "way_up.npz"
@@ -47,6 +58,8 @@ def shipped_classifier(
     second_most: int = SECOND_MOST,
     way_up: str | Path | None = WAY_UP_PATH,
     flower_look: str | Path | None = FLOWER_LOOK_PATH,
+    number_look: str | Path | None = NUMBER_LOOK_PATH,
+    number_most: int = NUMBER_MOST,
 ) -> TileClassifier:
     """The classifier at ``path`` (default: the shipped one) with a second look at the crops
     it is unsure of by the classifier at ``second_look`` (None: no second look), at most
@@ -54,10 +67,13 @@ def shipped_classifier(
     every one looked at. ``way_up``: the probe that turns a row photographed from across the
     table (``vision.way_up``; None: none), used only with the classifier whose features it
     was fitted on. ``flower_look``: the classifier of flowers and seasons alone that reads again
-    the crops likely to be one (None: none)."""
+    the crops likely to be one (None: none); ``number_look``: then the classifier of the tiles
+    told apart by a numeral, at most ``number_most`` crops a call (None: none)."""
     second = TileClassifier(second_look, turns=(0,), trim=0) if second_look is not None else None
     flowers = TileClassifier(flower_look, turns=(0,), trim=0) if flower_look is not None else None
-    clf = TileClassifier(path or CLASSIFIER_PATH, second=second, second_most=second_most, flowers=flowers)
+    numbers = TileClassifier(number_look, turns=(0,), trim=0) if number_look is not None else None
+    clf = TileClassifier(path or CLASSIFIER_PATH, second=second, second_most=second_most, flowers=flowers,
+                         numbers=numbers, number_most=number_most)
     if way_up is not None and clf.has_features:
         probe = WayUp.load(way_up)
         clf.way_up = probe if probe.key == clf.key else None

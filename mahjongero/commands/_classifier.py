@@ -17,6 +17,7 @@ __all__ = ["add_classifier_options", "classifier_from"]
 NO_SECOND_LOOK = "none"
 NO_WAY_UP = "none"
 NO_FLOWER_LOOK = "none"
+NO_NUMBER_LOOK = "none"
 
 
 def add_classifier_options(p: argparse.ArgumentParser) -> None:
@@ -30,19 +31,32 @@ def add_classifier_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--flower-look", default=None, metavar="ONNX|none",
                    help="classifier of the flowers and seasons alone that reads again the crops likely to be one "
                         f"(default: models/flower_look.onnx; {NO_FLOWER_LOOK}: none)")
+    p.add_argument("--number-look", default=None, metavar="ONNX|none",
+                   help="classifier of the tiles told apart by a numeral (characters, jokers, royals) "
+                        f"that reads them again after the flower look (default: models/number_look.onnx; "
+                        f"{NO_NUMBER_LOOK}: none)")
 
 
 def classifier_from(args: argparse.Namespace, crops: bool = False) -> TileClassifier:
     """The classifier the options ask for (the shipped pair by default). ``crops``: for
-    crops cut beforehand, each read on its own, so the second look goes to every unsure
-    one (in a picture, to the least sure few: a bound on a picture's time)."""
-    from vision.classifier import SECOND_MOST
-    from vision.reader import FLOWER_LOOK_PATH, SECOND_LOOK_PATH, WAY_UP_PATH, shipped_classifier
+    crops cut beforehand, each read on its own, so the second and number looks go to every
+    unsure one (in a picture, to the least sure few: a bound on a picture's time)."""
+    from vision.classifier import NUMBER_MOST, SECOND_MOST
+    from vision.reader import (
+        FLOWER_LOOK_PATH,
+        NUMBER_LOOK_PATH,
+        SECOND_LOOK_PATH,
+        WAY_UP_PATH,
+        shipped_classifier,
+    )
 
     second = args.second_look or SECOND_LOOK_PATH
     way_up = args.way_up or WAY_UP_PATH
     flowers = args.flower_look or FLOWER_LOOK_PATH
+    numbers = args.number_look or NUMBER_LOOK_PATH
     return shipped_classifier(args.classifier, None if second == NO_SECOND_LOOK else second,
                               second_most=sys.maxsize if crops else SECOND_MOST,
                               way_up=None if way_up == NO_WAY_UP else way_up,
-                              flower_look=None if flowers == NO_FLOWER_LOOK else flowers)
+                              flower_look=None if flowers == NO_FLOWER_LOOK else flowers,
+                              number_look=None if numbers == NO_NUMBER_LOOK else numbers,
+                              number_most=sys.maxsize if crops else NUMBER_MOST)

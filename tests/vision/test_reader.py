@@ -202,6 +202,41 @@ def test_the_flower_look_splits_only_the_flower_share_of_likely_flowers() -> Non
                                .probabilities(crops)[sure], surely.probabilities(crops)[sure], atol=1e-6)
 
 
+def test_the_number_look_splits_its_share_of_the_least_sure_crops_after_the_flower_look() -> None:
+    from vision.classifier import TileClassifier
+    from vision.reader import FLOWER_LOOK_PATH, NUMBER_LOOK_PATH, SECOND_LOOK_PATH
+
+    crops = _all_face_up_crops()
+    second = TileClassifier(SECOND_LOOK_PATH, turns=(0,), trim=0)
+    flowers = TileClassifier(FLOWER_LOOK_PATH, turns=(0,), trim=0)
+    numbers = TileClassifier(NUMBER_LOOK_PATH, turns=(0,), trim=0)
+
+    def reading(**look: object) -> np.ndarray:  # every crop unsure: each likely one looked at
+        return TileClassifier(CLASSIFIER_PATH, second=second, sure=1.01, flowers=flowers, **look).probabilities(crops)
+
+    before = reading()
+    after = reading(numbers=numbers, number_from=0.3, number_say=0.3, number_most=len(crops))
+    codes = TileClassifier(CLASSIFIER_PATH).codes
+    cols = np.array([int(np.flatnonzero(codes == code)[0]) for code in numbers.codes])  # the look's order
+    assert len(cols) == 25
+    others = np.ones(len(codes), bool)
+    others[cols] = False
+    mass = before[:, cols].sum(1)
+    asked = mass >= 0.3
+    assert 1 < asked.sum() < len(crops)
+    np.testing.assert_allclose(after[~asked], before[~asked], atol=1e-6)  # none of its tiles: not looked at
+    np.testing.assert_allclose(after[:, others], before[:, others], atol=1e-6)  # the other tiles keep theirs
+    np.testing.assert_allclose(after[:, cols].sum(1), mass, atol=1e-5)  # its tiles' share is only split
+    seen = numbers.probabilities([c for c, a in zip(crops, asked, strict=True) if a])
+    want = 0.7 * before[asked][:, cols] + 0.3 * mass[asked, None] * seen
+    np.testing.assert_allclose(after[asked][:, cols], want, atol=1e-5)
+    one = reading(numbers=numbers, number_from=0.3, number_say=0.3, number_most=1)
+    least = int(np.where(asked, before.max(1), 2.0).argmin())  # a bound of one goes to the least sure
+    np.testing.assert_allclose(one[least], after[least], atol=1e-5)
+    rest = np.arange(len(crops)) != least
+    np.testing.assert_allclose(one[rest], before[rest], atol=1e-6)
+
+
 def test_a_flower_look_naming_tiles_the_classifier_does_not_is_refused() -> None:
     from vision.classifier import TileClassifier
     from vision.reader import FLOWER_LOOK_PATH
@@ -219,6 +254,20 @@ def test_the_shipped_reader_takes_the_flower_look_and_the_cli_can_leave_it_out()
     picture = classifier_from(build_parser().parse_args(["eval", "--crops", "x"]))
     assert picture.flowers is not None and picture.flowers.model.path == FLOWER_LOOK_PATH
     assert classifier_from(build_parser().parse_args(["eval", "--flower-look", "none"])).flowers is None
+
+
+def test_the_shipped_reader_takes_the_number_look_and_the_cli_can_leave_it_out() -> None:
+    from mahjongero.cli import build_parser
+    from mahjongero.commands._classifier import classifier_from
+    from vision.classifier import NUMBER_MOST
+    from vision.reader import NUMBER_LOOK_PATH
+
+    assert TileReader().classifier.numbers is not None
+    args = build_parser().parse_args(["eval", "--crops", "x"])
+    picture, crops = classifier_from(args), classifier_from(args, crops=True)
+    assert picture.numbers is not None and picture.numbers.model.path == NUMBER_LOOK_PATH
+    assert picture.number_most == NUMBER_MOST and crops.number_most > 10**6
+    assert classifier_from(build_parser().parse_args(["eval", "--number-look", "none"])).numbers is None
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -172,6 +172,39 @@ def add_features_output(path: Path) -> bool:
     return True
 
 
+def keep_classes(path: Path, names: list[str]) -> int:
+    """Narrow a classifier ONNX (``... -> Gemm -> Softmax``, float32 weights) to the classes
+    ``names``, in its own order: the Gemm keeps only their rows, so the softmax splits the
+    whole probability among them, as the full model's probabilities kept to them and summed
+    to one. For a look that is better at some of its classes than the classifier it helps
+    and worse at the rest (the number look). Returns how many classes are left."""
+    import ast
+
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    nodes = list(model.graph.node)
+    if len(nodes) < 2 or [n.op_type for n in nodes[-2:]] != ["Gemm", "Softmax"]:
+        raise ValueError(f"{str(path)!r}: not a classifier ending in Gemm and Softmax")
+    meta = {p.key: p for p in model.metadata_props}
+    old = ast.literal_eval(meta["names"].value)
+    unknown = sorted(set(names) - set(old.values()))
+    if unknown:
+        raise ValueError(f"{str(path)!r} has no classes {unknown}")
+    rows = [k for k in sorted(old) if old[k] in names]
+    inits = {i.name: i for i in model.graph.initializer}
+    for name in nodes[-2].input[1:]:
+        narrowed = numpy_helper.from_array(numpy_helper.to_array(inits[name])[rows], name)
+        inits[name].CopyFrom(narrowed)
+    meta["names"].value = repr({i: old[k] for i, k in enumerate(rows)})
+    out = next(o for o in model.graph.output if o.name == nodes[-1].output[0])
+    out.type.tensor_type.shape.dim[-1].dim_value = len(rows)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+    return len(rows)
+
+
 def store_half_weights(path: Path, least: int = 16) -> int:
     """Store an ONNX model's float32 weights as float16, each cast back to float32 by a
     ``Cast`` node that onnxruntime folds away when it loads the model: the file halves and
@@ -193,6 +226,27 @@ def store_half_weights(path: Path, least: int = 16) -> int:
         kept.append(half)
         casts.append(helper.make_node("Cast", [half.name], [init.name], to=TensorProto.FLOAT, name=f"{init.name}_cast"))
     return _save_stored(model, kept, casts, path)
+
+
+def _unhalve(model: Any) -> None:
+    """Turn, in ``model``, the weights ``store_half_weights`` stored in float16 back into
+    float32 initializers (exactly: every float16 is a float32), dropping their ``Cast`` nodes."""
+    from onnx import TensorProto, numpy_helper
+
+    graph = model.graph
+    halves = {i.name: i for i in graph.initializer if i.data_type == TensorProto.FLOAT16}
+    casts = [n for n in graph.node if n.op_type == "Cast" and n.input[0] in halves]
+    if not casts:
+        return
+    restored = [numpy_helper.from_array(numpy_helper.to_array(halves[n.input[0]]).astype("float32"), n.output[0])
+                for n in casts]
+    gone = {n.input[0] for n in casts}
+    kept = [i for i in graph.initializer if i.name not in gone] + restored
+    nodes = [n for n in graph.node if not (n.op_type == "Cast" and n.input[0] in gone)]
+    del graph.initializer[:]
+    graph.initializer.extend(kept)
+    del graph.node[:]
+    graph.node.extend(nodes)
 
 
 def _save_stored(model: Any, initializers: list[Any], restorers: list[Any], path: Path) -> int:
@@ -220,13 +274,15 @@ def store_int8_weights(path: Path, least: int = 256) -> int:
     back into float32 by a ``DequantizeLinear`` node: the file takes a quarter and the model
     still computes in float32, on weights rounded to 1/254 of each channel's range. Biases and
     small tensors stay as they are. Returns how many tensors it stored so; 0 for a model
-    stored so already. For a model that must fit beside the others within the issue's 20 MB
-    (the flower look); measure what the rounding moves before shipping one."""
+    stored so already. A model stored in half (``store_half_weights``) is stored so from
+    its float16 weights. For a model that must fit beside the others within the issue's 20 MB
+    (the looks); measure what the rounding moves before shipping one."""
     import numpy as np
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
     model = onnx.load(str(path))
+    _unhalve(model)
     graph = model.graph
     kept, dequantize = [], []
     for init in graph.initializer:

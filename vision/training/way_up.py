@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--lam", type=float, default=LAM)
     ap.add_argument("--out", type=Path, default=WAY_UP_PATH)
     args = ap.parse_args(argv)
-    clf = shipped_classifier(second_look=None, way_up=None, flower_look=None)
+    clf = shipped_classifier(second_look=None, way_up=None, flower_look=None, number_look=None)
     photos = photo_features(clf, TRAIN_CSV, args.real)
     val_sources = {source_of(n) for n in load_split()["val"]}
     if {source_of(n) for n, _, _ in photos} & val_sources:

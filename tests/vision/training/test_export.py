@@ -64,14 +64,12 @@ def test_weights_stored_in_half_keep_the_readings_in_half_the_file(tmp_path: Pat
     np.testing.assert_allclose(halved[:, 4:], full[:, 4:], atol=0.01)  # class scores
 
 
-def test_the_shipped_classifiers_are_stored_in_half(tmp_path: Path) -> None:
-    from vision.reader import SECOND_LOOK_PATH
+def test_the_shipped_classifier_is_stored_in_half(tmp_path: Path) -> None:
     from vision.training.train import store_half_weights
 
-    for shipped in (CLASSIFIER_PATH, SECOND_LOOK_PATH):
-        copy = tmp_path / shipped.name
-        shutil.copy(shipped, copy)
-        assert store_half_weights(copy) == 0, shipped
+    copy = tmp_path / CLASSIFIER_PATH.name
+    shutil.copy(CLASSIFIER_PATH, copy)
+    assert store_half_weights(copy) == 0
     assert TileClassifier(CLASSIFIER_PATH).has_features  # the probe's output survives
 
 
@@ -114,11 +112,76 @@ def test_weights_stored_in_int8_are_each_channels_steps_in_a_quarter_of_the_file
     np.testing.assert_allclose(back["w"], rounded, atol=1e-6)
 
 
-def test_the_shipped_flower_look_is_stored_in_int8(tmp_path: Path) -> None:
-    from vision.reader import FLOWER_LOOK_PATH
+def test_a_model_stored_in_half_is_stored_in_int8_from_its_half_weights(tmp_path: Path) -> None:
+    from vision.training.train import store_half_weights, store_int8_weights
+
+    weights = (np.random.default_rng(1).normal(size=(16, 8, 3, 3)) * 0.3).astype(np.float32)
+    via_half = _one_conv(tmp_path / "via_half.onnx", weights)
+    assert store_half_weights(via_half) == 2  # the weights and the bias
+    assert store_int8_weights(via_half) == 1  # the weights again, now in int8; the bias stays in half
+    direct = _one_conv(tmp_path / "direct.onnx", weights.astype(np.float16).astype(np.float32))
+    assert store_int8_weights(direct) == 1
+    from vision.training.warmstart import onnx_weights
+
+    (a, _), (b, _) = onnx_weights(via_half), onnx_weights(direct)
+    assert sorted(a) == sorted(b) == ["b", "w"]
+    np.testing.assert_array_equal(a["w"], b["w"])  # the same steps as from the half weights in float32
+
+
+def test_the_shipped_looks_are_stored_in_int8(tmp_path: Path) -> None:
+    from vision.reader import FLOWER_LOOK_PATH, NUMBER_LOOK_PATH, SECOND_LOOK_PATH
     from vision.training.train import store_int8_weights
 
-    copy = tmp_path / FLOWER_LOOK_PATH.name
-    shutil.copy(FLOWER_LOOK_PATH, copy)
-    assert store_int8_weights(copy) == 0
-    assert FLOWER_LOOK_PATH.stat().st_size < 2_000_000
+    for shipped in (SECOND_LOOK_PATH, FLOWER_LOOK_PATH, NUMBER_LOOK_PATH):
+        copy = tmp_path / shipped.name
+        shutil.copy(shipped, copy)
+        assert store_int8_weights(copy) == 0, shipped
+        assert shipped.stat().st_size < 2_000_000, shipped
+
+
+def _tiny_classifier(path: Path, names: list[str]) -> Path:
+    """A classifier as ultralytics exports one: features, then Gemm and Softmax, and its
+    class names in the metadata."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(2)
+    weight = rng.normal(size=(len(names), 6)).astype(np.float32)
+    bias = rng.normal(size=len(names)).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["f"]), helper.make_node("Gemm", ["f", "w", "b"], ["logits"], transB=1),
+         helper.make_node("Softmax", ["logits"], ["output0"], axis=1)], "tiny",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 6])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, ["batch", len(names)])],
+        [numpy_helper.from_array(weight, "w"), numpy_helper.from_array(bias, "b")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    helper.set_model_props(model, {"names": repr(dict(enumerate(names)))})
+    onnx.save(model, str(path))
+    return path
+
+
+def test_a_classifier_kept_to_some_classes_splits_all_its_probability_among_them(tmp_path: Path) -> None:
+    from vision.onnx_runtime import OnnxModel
+    from vision.training.train import keep_classes
+
+    names = ["1f", "1m", "2f", "2m", "3j"]
+    full = OnnxModel(_tiny_classifier(tmp_path / "full.onnx", names))
+    kept = _tiny_classifier(tmp_path / "kept.onnx", names)
+    assert keep_classes(kept, ["3j", "1m", "2m"]) == 3
+    narrow = OnnxModel(kept)
+    assert narrow.names == {0: "1m", 1: "2m", 2: "3j"}  # in the model's own order
+    x = np.random.default_rng(3).normal(size=(4, 6)).astype(np.float32)
+    every, some = full(x), narrow(x)
+    want = every[:, [1, 3, 4]] / every[:, [1, 3, 4]].sum(1, keepdims=True)
+    np.testing.assert_allclose(some, want, atol=1e-6)
+    with pytest.raises(ValueError, match="9m"):
+        keep_classes(kept, ["1m", "9m"])
+
+
+def test_the_shipped_number_look_names_the_characters_jokers_and_royals() -> None:
+    from vision.reader import NUMBER_LOOK_PATH
+
+    look = TileClassifier(NUMBER_LOOK_PATH)
+    named = sorted(look.model.names.values())
+    assert len(named) == 25 and {n[-1] for n in named} == {"m", "j", "r"}
+    assert look.size == 128
