@@ -147,18 +147,23 @@ def test_a_second_classifier_naming_other_tiles_is_refused(tmp_path: Path) -> No
         TileClassifier(CLASSIFIER_PATH, second=TileClassifier(other))
 
 
-def test_the_shipped_reader_takes_the_second_look_and_the_cli_can_leave_it_out() -> None:
+@pytest.mark.parametrize("look,option,path,most", [("second", "--second-look", "SECOND_LOOK_PATH", "SECOND_MOST"),
+                                                   ("numbers", "--number-look", "NUMBER_LOOK_PATH", "NUMBER_MOST")])
+def test_the_shipped_reader_takes_a_bounded_look_and_the_cli_can_leave_it_out(look: str, option: str, path: str,
+                                                                             most: str) -> None:
+    import vision.classifier
+    import vision.reader
     from mahjongero.cli import build_parser
     from mahjongero.commands._classifier import classifier_from
-    from vision.classifier import SECOND_MOST
-    from vision.reader import SECOND_LOOK_PATH
 
-    assert TileReader().classifier.second is not None
+    bound = "second_most" if look == "second" else "number_most"
+    assert getattr(TileReader().classifier, look) is not None
     args = build_parser().parse_args(["eval", "--crops", "x"])
     picture, crops = classifier_from(args), classifier_from(args, crops=True)
-    assert picture.second is not None and picture.second.model.path == SECOND_LOOK_PATH
-    assert picture.second_most == SECOND_MOST and crops.second_most > 10**6
-    assert classifier_from(build_parser().parse_args(["eval", "--second-look", "none"])).second is None
+    assert getattr(picture, look).model.path == getattr(vision.reader, path)
+    assert getattr(picture, bound) == getattr(vision.classifier, most)  # a picture: the least sure few
+    assert getattr(crops, bound) > 10**6  # crops cut beforehand: every unsure one
+    assert getattr(classifier_from(build_parser().parse_args(["eval", option, "none"])), look) is None
 
 
 def _all_face_up_crops() -> list[np.ndarray]:
@@ -254,20 +259,6 @@ def test_the_shipped_reader_takes_the_flower_look_and_the_cli_can_leave_it_out()
     picture = classifier_from(build_parser().parse_args(["eval", "--crops", "x"]))
     assert picture.flowers is not None and picture.flowers.model.path == FLOWER_LOOK_PATH
     assert classifier_from(build_parser().parse_args(["eval", "--flower-look", "none"])).flowers is None
-
-
-def test_the_shipped_reader_takes_the_number_look_and_the_cli_can_leave_it_out() -> None:
-    from mahjongero.cli import build_parser
-    from mahjongero.commands._classifier import classifier_from
-    from vision.classifier import NUMBER_MOST
-    from vision.reader import NUMBER_LOOK_PATH
-
-    assert TileReader().classifier.numbers is not None
-    args = build_parser().parse_args(["eval", "--crops", "x"])
-    picture, crops = classifier_from(args), classifier_from(args, crops=True)
-    assert picture.numbers is not None and picture.numbers.model.path == NUMBER_LOOK_PATH
-    assert picture.number_most == NUMBER_MOST and crops.number_most > 10**6
-    assert classifier_from(build_parser().parse_args(["eval", "--number-look", "none"])).numbers is None
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
