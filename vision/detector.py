@@ -53,7 +53,7 @@ def shrink(image: np.ndarray, width: int, height: int) -> np.ndarray:
     output pixel, as ``cv2.INTER_AREA`` does. OpenCV's area resize is fast only by a whole
     factor (1280×960 to 480×360 took 2.4 ms, a twentieth of a hand photo's read), so a
     shrink by 2 or more is done as the whole factor by area, then the rest, under 2, by
-    linear interpolation, which at such a step skips no pixel (0.3 ms; the two pictures
+    linear interpolation, which at such a step skips no pixel (0.5 ms; the two pictures
     differ by 0.25 of 255 on average). The far edge's last pixels that do not fill a whole
     factor are dropped: at most a pixel of the input per whole factor.
 
