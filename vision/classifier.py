@@ -215,18 +215,15 @@ class TileClassifier:
         if way_up is not None and not self.has_features:
             raise ValueError(f"{str(self.model.path)!r} has no {FEATURES_OUTPUT!r} output for a way-up probe")
         self.way_up = way_up
-        if flowers is not None and not np.isin(flowers.codes, self.codes).all():
-            raise ValueError(f"flower look {str(flowers.model.path)!r} names tiles {str(self.model.path)!r} does not")
         self.flowers = flowers
         self.flower_from = flower_from
         self.flower_say = flower_say
-        if numbers is not None and not np.isin(numbers.codes, self.codes).all():
-            raise ValueError(f"number look {str(numbers.model.path)!r} names tiles {str(self.model.path)!r} does not")
+        self._flower_columns = self._columns_of(flowers, "flower look")
         self.numbers = numbers
         self.number_from = number_from
         self.number_say = number_say
         self.number_most = number_most
-        self._columns: dict[int, np.ndarray] = {}  # by id of look: its classes' columns here
+        self._number_columns = self._columns_of(numbers, "number look")
 
     @functools.cached_property
     def key(self) -> str:
@@ -290,11 +287,11 @@ class TileClassifier:
                 [seen] = self.second._over_turns(self.second.preprocess([crops[i] for i in still]), (0,))
                 first[still] = (first[still] + seen) / 2
         if self.flowers is not None:
-            self._split_by(self.flowers, self._look_columns(self.flowers), self.flower_from,
-                           self.flower_say, len(crops), crops, first)
+            self._split_by(self.flowers, self._flower_columns, self.flower_from, self.flower_say, len(crops),
+                           crops, first)
         if self.numbers is not None:
-            self._split_by(self.numbers, self._look_columns(self.numbers), self.number_from,
-                           self.number_say, self.number_most, crops, first)
+            self._split_by(self.numbers, self._number_columns, self.number_from, self.number_say,
+                           self.number_most, crops, first)
         return first
 
     def _split_by(self, look: TileClassifier, cols: np.ndarray, start: float, say: float, most: int,
@@ -385,12 +382,16 @@ class TileClassifier:
         turned_features()
         return reading[0]
 
-    def _look_columns(self, look: TileClassifier) -> np.ndarray:
-        """This classifier's column of each class of ``look``, in the look's order (worked out
-        once a look)."""
-        if id(look) not in self._columns:
-            self._columns[id(look)] = np.array([int(np.flatnonzero(self.codes == code)[0]) for code in look.codes])
-        return self._columns[id(look)]
+    def _columns_of(self, look: TileClassifier | None, what: str) -> np.ndarray:
+        """This classifier's column of each class of ``look`` (none for no look), in the look's
+        order: where it splits the probability the look reads again. A look naming a tile this
+        classifier does not is refused (``what`` names it in the message)."""
+        if look is None:
+            return np.zeros(0, np.int64)
+        column = {int(code): i for i, code in enumerate(self.codes)}
+        if not all(int(code) in column for code in look.codes):
+            raise ValueError(f"{what} {str(look.model.path)!r} names tiles {str(self.model.path)!r} does not")
+        return np.array([column[int(code)] for code in look.codes], np.int64)
 
     @functools.cached_property
     def single(self) -> np.ndarray:

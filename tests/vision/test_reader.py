@@ -147,16 +147,17 @@ def test_a_second_classifier_naming_other_tiles_is_refused(tmp_path: Path) -> No
         TileClassifier(CLASSIFIER_PATH, second=TileClassifier(other))
 
 
-@pytest.mark.parametrize("look,option,path,most", [("second", "--second-look", "SECOND_LOOK_PATH", "SECOND_MOST"),
-                                                   ("numbers", "--number-look", "NUMBER_LOOK_PATH", "NUMBER_MOST")])
-def test_the_shipped_reader_takes_a_bounded_look_and_the_cli_can_leave_it_out(look: str, option: str, path: str,
-                                                                             most: str) -> None:
+@pytest.mark.parametrize("look,bound,option,path,most", [
+    ("second", "second_most", "--second-look", "SECOND_LOOK_PATH", "SECOND_MOST"),
+    ("numbers", "number_most", "--number-look", "NUMBER_LOOK_PATH", "NUMBER_MOST"),
+])
+def test_the_shipped_reader_takes_a_bounded_look_and_the_cli_can_leave_it_out(look: str, bound: str, option: str,
+                                                                             path: str, most: str) -> None:
     import vision.classifier
     import vision.reader
     from mahjongero.cli import build_parser
     from mahjongero.commands._classifier import classifier_from
 
-    bound = "second_most" if look == "second" else "number_most"
     assert getattr(TileReader().classifier, look) is not None
     args = build_parser().parse_args(["eval", "--crops", "x"])
     picture, crops = classifier_from(args), classifier_from(args, crops=True)
