@@ -148,6 +148,15 @@ def export_onnx(weights: Path, dest: Path, imgsz: int, dynamic: bool) -> Path:
     return dest
 
 
+def _classifier_nodes(model: Any) -> list[Any] | None:
+    """``model``'s nodes if it ends as ultralytics exports a classifier (``... -> Gemm ->
+    Softmax``), else None."""
+    nodes = list(model.graph.node)
+    if len(nodes) < 2 or [n.op_type for n in nodes[-2:]] != ["Gemm", "Softmax"]:
+        return None
+    return nodes
+
+
 def add_features_output(path: Path) -> bool:
     """Give a classifier ONNX (``... -> Gemm -> Softmax``) a second output, ``features``: the
     Gemm's input, the pooled features a calibrated set's probe reads. The weights are not
@@ -157,8 +166,8 @@ def add_features_output(path: Path) -> bool:
     from vision.classifier import FEATURES_OUTPUT
 
     model = onnx.load(str(path))
-    nodes = list(model.graph.node)
-    if len(nodes) < 2 or [n.op_type for n in nodes[-2:]] != ["Gemm", "Softmax"]:
+    nodes = _classifier_nodes(model)
+    if nodes is None:
         return False
     if any(o.name == FEATURES_OUTPUT for o in model.graph.output):
         return True
@@ -184,8 +193,8 @@ def keep_classes(path: Path, names: list[str]) -> int:
     from onnx import numpy_helper
 
     model = onnx.load(str(path))
-    nodes = list(model.graph.node)
-    if len(nodes) < 2 or [n.op_type for n in nodes[-2:]] != ["Gemm", "Softmax"]:
+    nodes = _classifier_nodes(model)
+    if nodes is None:
         raise ValueError(f"{str(path)!r}: not a classifier ending in Gemm and Softmax")
     meta = {p.key: p for p in model.metadata_props}
     old = ast.literal_eval(meta["names"].value)

@@ -176,6 +176,8 @@ def test_a_classifier_kept_to_some_classes_splits_all_its_probability_among_them
     np.testing.assert_allclose(some, want, atol=1e-6)
     with pytest.raises(ValueError, match="9m"):
         keep_classes(kept, ["1m", "9m"])
+    with pytest.raises(ValueError, match="Gemm and Softmax"):  # not a classifier: a convolution alone
+        keep_classes(_one_conv(tmp_path / "conv.onnx", np.ones((2, 1, 3, 3), np.float32)), ["1m"])
 
 
 def test_the_shipped_number_look_names_the_characters_jokers_and_royals() -> None:
