@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 from engine.tiles import Tile  # noqa: E402
 from vision.classifier import crop_boxes  # noqa: E402
 from vision.detections import Detections  # noqa: E402
-from vision.detector import Letterbox, TileDetector, letterbox  # noqa: E402
+from vision.detector import TileDetector  # noqa: E402
 from vision.evaluation import iter_dataset, match  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa: E402
@@ -172,9 +172,7 @@ def _area(image: np.ndarray, width: int, height: int) -> np.ndarray:
 class _AreaDetector(TileDetector):
     """The detector shrinking a frame by OpenCV's area resize alone, as until stop 45."""
 
-    def preprocess(self, image: np.ndarray, imgsz: int | None = None) -> tuple[np.ndarray, Letterbox]:
-        net, lb = letterbox(image, imgsz or self.imgsz, shrinker=_area)
-        return cv2.dnn.blobFromImage(net, 1 / 255.0, swapRB=True), lb
+    shrinker = staticmethod(_area)
 
 
 def shrink_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,

@@ -138,7 +138,12 @@ def drop_nested(boxes: np.ndarray, order: np.ndarray, share: float, grid: int = 
 
 
 class TileDetector:
-    """Find tiles (face up or down) in a BGR image; boxes come back in input pixels."""
+    """Find tiles (face up or down) in a BGR image; boxes come back in input pixels.
+
+    ``shrinker``: how a frame larger than the network input is shrunk to it (``shrink``; a
+    subclass may set another, as ``benchmarks/bench_vision.py`` does to time the difference)."""
+
+    shrinker: Callable[[np.ndarray, int, int], np.ndarray] = staticmethod(shrink)
 
     def __init__(
         self, path: str | Path, imgsz: int | None = None, conf: float = DEFAULT_CONF, iou: float = DEFAULT_IOU,
@@ -157,7 +162,7 @@ class TileDetector:
         return self.model.trained_size(640)
 
     def preprocess(self, image: np.ndarray, imgsz: int | None = None) -> tuple[np.ndarray, Letterbox]:
-        net, lb = letterbox(image, imgsz or self.imgsz)
+        net, lb = letterbox(image, imgsz or self.imgsz, shrinker=self.shrinker)
         # BGR HWC uint8 -> RGB NCHW float in [0, 1] in one pass (a third of numpy's time)
         return cv2.dnn.blobFromImage(net, 1 / 255.0, swapRB=True), lb
 
