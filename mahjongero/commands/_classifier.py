@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -14,27 +15,24 @@ if TYPE_CHECKING:
 
 __all__ = ["add_classifier_options", "classifier_from"]
 
-NO_SECOND_LOOK = "none"
-NO_WAY_UP = "none"
-NO_FLOWER_LOOK = "none"
-NO_NUMBER_LOOK = "none"
+NONE = "none"  # what each model option takes to go without that model
 
 
 def add_classifier_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--classifier", default=None, help="classifier ONNX (default: models/classifier.onnx)")
     p.add_argument("--second-look", default=None, metavar="ONNX|none",
                    help="classifier that reads again the crops the first is unsure of "
-                        f"(default: models/second_look.onnx; {NO_SECOND_LOOK}: no second look)")
+                        f"(default: models/second_look.onnx; {NONE}: no second look)")
     p.add_argument("--way-up", default=None, metavar="NPZ|none",
                    help="probe that turns a row of tiles photographed from across the table "
-                        f"(default: models/way_up.npz; {NO_WAY_UP}: read every row as it comes)")
+                        f"(default: models/way_up.npz; {NONE}: read every row as it comes)")
     p.add_argument("--flower-look", default=None, metavar="ONNX|none",
                    help="classifier of the flowers and seasons alone that reads again the crops likely to be one "
-                        f"(default: models/flower_look.onnx; {NO_FLOWER_LOOK}: none)")
+                        f"(default: models/flower_look.onnx; {NONE}: none)")
     p.add_argument("--number-look", default=None, metavar="ONNX|none",
                    help="classifier of the tiles told apart by a numeral (characters, jokers, royals) "
                         f"that reads them again after the flower look (default: models/number_look.onnx; "
-                        f"{NO_NUMBER_LOOK}: none)")
+                        f"{NONE}: none)")
 
 
 def classifier_from(args: argparse.Namespace, crops: bool = False) -> TileClassifier:
@@ -50,13 +48,15 @@ def classifier_from(args: argparse.Namespace, crops: bool = False) -> TileClassi
         shipped_classifier,
     )
 
-    second = args.second_look or SECOND_LOOK_PATH
-    way_up = args.way_up or WAY_UP_PATH
-    flowers = args.flower_look or FLOWER_LOOK_PATH
-    numbers = args.number_look or NUMBER_LOOK_PATH
-    return shipped_classifier(args.classifier, None if second == NO_SECOND_LOOK else second,
+    return shipped_classifier(args.classifier, _chosen(args.second_look, SECOND_LOOK_PATH),
                               second_most=sys.maxsize if crops else SECOND_MOST,
-                              way_up=None if way_up == NO_WAY_UP else way_up,
-                              flower_look=None if flowers == NO_FLOWER_LOOK else flowers,
-                              number_look=None if numbers == NO_NUMBER_LOOK else numbers,
+                              way_up=_chosen(args.way_up, WAY_UP_PATH),
+                              flower_look=_chosen(args.flower_look, FLOWER_LOOK_PATH),
+                              number_look=_chosen(args.number_look, NUMBER_LOOK_PATH),
                               number_most=sys.maxsize if crops else NUMBER_MOST)
+
+
+def _chosen(option: str | None, default: Path) -> str | Path | None:
+    """The file a model option names: ``default`` when it is not given, None for ``none``."""
+    value = option or default
+    return None if value == NONE else value
