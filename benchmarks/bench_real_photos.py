@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.classifier import TileClassifier  # noqa: E402
 from vision.detections import box_iou  # noqa: E402
-from vision.detector import DEFAULT_CONF, TileDetector  # noqa: E402
+from vision.detector import TileDetector  # noqa: E402
 from vision.evaluation import GroundTruth, hand_read_exactly, iter_dataset  # noqa: E402
 from vision.pipeline import read_hand_photo  # noqa: E402
 from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa: E402
@@ -91,7 +91,7 @@ def main() -> None:
     classify = shipped_classifier()  # as the reader serves it: with the second look
     photos = _photos(args.split)
     for path in args.detector:
-        serve = TileDetector(path, imgsz=args.imgsz, conf=DEFAULT_CONF)
+        serve = TileDetector(path, imgsz=args.imgsz)
         h = hands(TileReader(serve, classify), photos)
         off, found = off_row(serve, TileDetector(args.teacher or path, imgsz=args.imgsz, conf=CONF), classify, photos)
         print(f"{path}: of {len(photos)} photos, the hand read holds exactly the labelled tiles in "

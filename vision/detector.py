@@ -12,7 +12,8 @@ import numpy as np
 from vision.detections import Detections, box_intersection
 from vision.onnx_runtime import OnnxModel
 
-__all__ = ["TileDetector", "Letterbox", "letterbox", "shrink", "letterbox_scale", "nms", "drop_nested", "DEFAULT_CONF", "DEFAULT_IOU", "DEFAULT_NESTED"]
+__all__ = ["TileDetector", "Letterbox", "letterbox", "shrink", "letterbox_scale", "nms", "drop_nested", "refit",
+           "DEFAULT_CONF", "DEFAULT_IOU", "DEFAULT_NESTED", "CONF_KEY", "BOX_OFFSETS_KEY"]
 
 # The fine-tuned detector (model card, v3) scores tiles lower than the first one did: at
 # 0.25 it missed 17 % of the rendered test hands' tiles, at 0.2 14 %, with the same hands
@@ -27,6 +28,14 @@ DEFAULT_NESTED: float | None = None
 # touching tiles lying flat, IoU 0.53 with one of them; at 0.6 it stayed and was read as a
 # tile of its own (a second 7p discard in the rendered demo game), at 0.5 it goes.
 DEFAULT_IOU = 0.5
+# A detector may carry its own serving settings in its ONNX metadata, written beside it when
+# it is measured (``vision.training.box_offsets``): the confidence it is served at, and the
+# mean offsets of its boxes' sides from the labelled ones, as fractions of the labelled box
+# (x1, y1, x2, y2), which ``refit`` takes back off. A detector trained on the renderer's face
+# boxes (GPU-3, stop 47) boxed real faces about 6 % wider than their labels, and the crops
+# cut around those boxes were read worse, though more tiles were found.
+CONF_KEY = "mahjongero_conf"
+BOX_OFFSETS_KEY = "mahjongero_box_offsets"
 
 
 @dataclass(frozen=True)
@@ -146,12 +155,15 @@ class TileDetector:
     shrinker: Callable[[np.ndarray, int, int], np.ndarray] = staticmethod(shrink)
 
     def __init__(
-        self, path: str | Path, imgsz: int | None = None, conf: float = DEFAULT_CONF, iou: float = DEFAULT_IOU,
+        self, path: str | Path, imgsz: int | None = None, conf: float | None = None, iou: float = DEFAULT_IOU,
         nested: float | None = DEFAULT_NESTED,
     ) -> None:
         self.model = OnnxModel(path)
         self.imgsz = imgsz or self.trained_size()
-        self.conf = conf
+        # None: the confidence the model's metadata names, else DEFAULT_CONF
+        self.conf = conf if conf is not None else float(self.model.metadata.get(CONF_KEY, DEFAULT_CONF))
+        offsets = self.model.metadata.get(BOX_OFFSETS_KEY)
+        self.box_offsets = None if offsets is None else tuple(float(v) for v in offsets.split(","))
         self.iou = iou
         self.nested = nested  # None: keep nested boxes (see DEFAULT_NESTED)
         names = self.model.names or {0: "tile", 1: "back"}
@@ -183,6 +195,8 @@ class TileDetector:
         xyxy, cls, conf = xyxy[keep], cls[keep], conf[keep]
         xyxy[:, [0, 2]] = (xyxy[:, [0, 2]] - lb.pad_x) / lb.scale
         xyxy[:, [1, 3]] = (xyxy[:, [1, 3]] - lb.pad_y) / lb.scale
+        if self.box_offsets is not None:
+            xyxy = refit(xyxy, self.box_offsets)
         hgt, wid = shape[:2]
         xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, wid)
         xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, hgt)
@@ -201,6 +215,21 @@ class TileDetector:
         if region is not None:
             x, lb = _cut(x, lb, region)
         return self.postprocess(self.model(x), lb, image.shape)
+
+
+def refit(xyxy: np.ndarray, offsets: tuple[float, ...]) -> np.ndarray:
+    """Boxes ``xyxy`` with a detector's mean ``offsets`` (x1, y1, x2, y2, each a fraction of
+    the labelled box's side: ``(found - labelled) / side``) taken back off.
+
+    A box found 10 % too far left and right on a tile 100 wide (110 wide) comes back 100 wide:
+
+    >>> refit(np.array([[-10, 0, 110, 50.]]), (-0.1, 0.0, 0.1, 0.0)).tolist()
+    [[0.0, 0.0, 100.0, 50.0]]
+    """
+    dx1, dy1, dx2, dy2 = offsets
+    w = (xyxy[:, 2] - xyxy[:, 0]) / (1 + dx2 - dx1)  # the labelled side the offsets are fractions of
+    h = (xyxy[:, 3] - xyxy[:, 1]) / (1 + dy2 - dy1)
+    return np.asarray(xyxy - np.stack([dx1 * w, dy1 * h, dx2 * w, dy2 * h], 1))
 
 
 def _cut(x: np.ndarray, lb: Letterbox, region: tuple[int, int, int, int], grid: int = 32

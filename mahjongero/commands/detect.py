@@ -20,13 +20,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.detector import DEFAULT_CONF, TileDetector
+    from vision.detector import TileDetector
     from vision.imageio import load_photo
     from vision.reader import DETECTOR_PATH, TileReader
 
     image, (sx, sy) = load_photo(args.photo)  # boxes are given back in the photo's own pixels
     reader = TileReader(
-        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=DEFAULT_CONF if args.conf is None else args.conf),
+        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=args.conf),
         classifier_from(args),
     )
     dets = reader(image).scaled(sx, sy).sorted_left_to_right()

@@ -44,7 +44,6 @@ def run(args: argparse.Namespace) -> int:
     from engine.tiles import Tile
     from vision.detections import Detections
     from vision.detector import (
-        DEFAULT_CONF,
         DEFAULT_IOU,
         DEFAULT_NESTED,
         TileDetector,
@@ -78,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--data {args.data!r} is not a folder")
     names = json.loads(Path(args.split).read_text())["val"] if args.split else None
     reader = TileReader(
-        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=DEFAULT_CONF if args.conf is None else args.conf,
+        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=args.conf,
                      iou=DEFAULT_IOU if args.iou is None else args.iou,
                      nested=DEFAULT_NESTED if args.nested is None else args.nested),
         classifier_from(args),
