@@ -26,7 +26,11 @@ from vision.evaluation import GroundTruth, iter_dataset
 from vision.imageio import load_image
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split
 
-__all__ = ["side_offsets", "mean_offsets", "write_serving"]
+__all__ = ["side_offsets", "mean_offsets", "write_serving", "NoMatchedBoxesError"]
+
+
+class NoMatchedBoxesError(ValueError):
+    """No labelled box was found, so there is no offset to measure."""
 
 
 def side_offsets(labelled: np.ndarray, found: np.ndarray, iou: float = 0.5) -> np.ndarray:
@@ -54,7 +58,9 @@ def mean_offsets(detector: TileDetector, photos: Iterable[GroundTruth]) -> tuple
         rows = [side_offsets(gt.xyxy, detector(load_image(gt.image)).xyxy) for gt in photos]
     finally:
         detector.box_offsets = own
-    every = np.concatenate(rows)
+    every = np.concatenate(rows) if rows else np.zeros((0, 4))
+    if not len(every):
+        raise NoMatchedBoxesError(f"{str(detector.model.path)!r} found none of the labelled boxes ({len(rows)} photos)")
     return every.mean(0), len(every)
 
 

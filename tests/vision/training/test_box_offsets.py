@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 from vision.detector import DEFAULT_CONF, TileDetector, refit
 from vision.imageio import load_image
 from vision.reader import DETECTOR_PATH
-from vision.training.box_offsets import side_offsets, write_serving
+from vision.training.box_offsets import (
+    NoMatchedBoxesError,
+    mean_offsets,
+    side_offsets,
+    write_serving,
+)
 
 HAND = Path(__file__).resolve().parents[2] / "data" / "vision" / "images" / "hand_7_0.jpg"
 
@@ -59,3 +64,8 @@ def test_refit_undoes_the_offsets_it_is_given(offsets: list[float], x: float, y:
     found = labelled + np.array([[dx1 * w, dy1 * h, dx2 * w, dy2 * h]])
     np.testing.assert_allclose(side_offsets(labelled, found, iou=0.0), [offsets], atol=1e-9)
     np.testing.assert_allclose(refit(found, tuple(offsets)), labelled, atol=1e-6)
+
+
+def test_no_photos_is_a_clear_error(plain_detector: Path) -> None:
+    with pytest.raises(NoMatchedBoxesError, match="detector.onnx"):
+        mean_offsets(TileDetector(plain_detector), [])
