@@ -31,9 +31,9 @@ DEFAULT_IOU = 0.5
 # A detector may carry its own serving settings in its ONNX metadata, written beside it when
 # it is measured (``vision.training.box_offsets``): the confidence it is served at, and the
 # mean offsets of its boxes' sides from the labelled ones, as fractions of the labelled box
-# (x1, y1, x2, y2), which ``refit`` takes back off. A detector trained on the renderer's face
-# boxes (GPU-3, stop 47) boxed real faces about 6 % wider than their labels, and the crops
-# cut around those boxes were read worse, though more tiles were found.
+# (x1, y1, x2, y2), which ``refit`` takes back off. A detector trained mostly on rendered
+# scenes (GPU-3, stop 47) boxed real faces about 6 % wider than their labels, though it boxed
+# rendered ones as labelled, and the crops cut around its real boxes were read worse.
 CONF_KEY = "mahjongero_conf"
 BOX_OFFSETS_KEY = "mahjongero_box_offsets"
 
