@@ -10,10 +10,11 @@ import cv2
 import numpy as np
 
 from vision.detections import Detections, box_intersection
-from vision.onnx_runtime import OnnxModel
+from vision.onnx_runtime import ModelLoadError, OnnxModel
 
 __all__ = ["TileDetector", "Letterbox", "letterbox", "shrink", "letterbox_scale", "nms", "drop_nested", "refit",
-           "DEFAULT_CONF", "DEFAULT_IOU", "DEFAULT_NESTED", "CONF_KEY", "BOX_OFFSETS_KEY"]
+           "serving_settings", "ServingSettingsError", "DEFAULT_CONF", "DEFAULT_IOU", "DEFAULT_NESTED", "CONF_KEY",
+           "BOX_OFFSETS_KEY"]
 
 # The fine-tuned detector (model card, v3) scores tiles lower than the first one did: at
 # 0.25 it missed 17 % of the rendered test hands' tiles, at 0.2 14 %, with the same hands
@@ -36,6 +37,44 @@ DEFAULT_IOU = 0.5
 # rendered ones as labelled, and the crops cut around its real boxes were read worse.
 CONF_KEY = "mahjongero_conf"
 BOX_OFFSETS_KEY = "mahjongero_box_offsets"
+# Offsets this large are not a detector's habit but a broken value: refit by them would turn
+# boxes inside out or double them.
+MOST_OFFSET = 0.5
+
+
+class ServingSettingsError(ModelLoadError):
+    """A detector's metadata names a serving confidence or box offsets that cannot be used."""
+
+
+def serving_settings(metadata: dict[str, str], path: str | Path = "<model>"
+                     ) -> tuple[float | None, tuple[float, ...] | None]:
+    """The confidence and box offsets stored in a detector's ``metadata`` (None where absent),
+    checked when the model loads rather than failing later inside ``refit``.
+
+    >>> serving_settings({CONF_KEY: "0.35", BOX_OFFSETS_KEY: "-0.04,-0.02,0.03,0.02"})
+    (0.35, (-0.04, -0.02, 0.03, 0.02))
+    >>> serving_settings({BOX_OFFSETS_KEY: "0.1,0.2"}, "d.onnx")
+    Traceback (most recent call last):
+    ...
+    vision.detector.ServingSettingsError: 'd.onnx': mahjongero_box_offsets '0.1,0.2' is not 4 numbers each within ±0.5
+    """
+    conf, offsets = metadata.get(CONF_KEY), metadata.get(BOX_OFFSETS_KEY)
+    try:
+        value = None if conf is None else float(conf)
+    except ValueError:
+        value = None
+    if conf is not None and (value is None or not 0.0 < value < 1.0):
+        raise ServingSettingsError(f"{str(path)!r}: {CONF_KEY} {conf!r} is not a confidence between 0 and 1")
+    if offsets is None:
+        return value, None
+    try:
+        sides = tuple(float(v) for v in offsets.split(","))
+    except ValueError:
+        sides = ()
+    if len(sides) != 4 or not all(abs(v) <= MOST_OFFSET for v in sides):  # NaN fails too
+        raise ServingSettingsError(
+            f"{str(path)!r}: {BOX_OFFSETS_KEY} {offsets!r} is not 4 numbers each within ±{MOST_OFFSET:g}")
+    return value, sides
 
 
 @dataclass(frozen=True)
@@ -160,10 +199,9 @@ class TileDetector:
     ) -> None:
         self.model = OnnxModel(path)
         self.imgsz = imgsz or self.trained_size()
+        own_conf, self.box_offsets = serving_settings(self.model.metadata, path)
         # None: the confidence the model's metadata names, else DEFAULT_CONF
-        self.conf = conf if conf is not None else float(self.model.metadata.get(CONF_KEY, DEFAULT_CONF))
-        offsets = self.model.metadata.get(BOX_OFFSETS_KEY)
-        self.box_offsets = None if offsets is None else tuple(float(v) for v in offsets.split(","))
+        self.conf = conf if conf is not None else (own_conf if own_conf is not None else DEFAULT_CONF)
         self.iou = iou
         self.nested = nested  # None: keep nested boxes (see DEFAULT_NESTED)
         names = self.model.names or {0: "tile", 1: "back"}

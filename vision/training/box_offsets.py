@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detector import BOX_OFFSETS_KEY, CONF_KEY, TileDetector
+from vision.detector import BOX_OFFSETS_KEY, CONF_KEY, TileDetector, serving_settings
 from vision.evaluation import GroundTruth, iter_dataset, match
 from vision.imageio import load_image
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split
@@ -61,11 +61,13 @@ def mean_offsets(detector: TileDetector, photos: Iterable[GroundTruth]) -> tuple
 
 
 def write_serving(path: Path, conf: float, offsets: Iterable[float]) -> None:
-    """Store ``conf`` and the box ``offsets`` in the metadata of the ONNX model at ``path``."""
+    """Store ``conf`` and the box ``offsets`` in the metadata of the ONNX model at ``path``;
+    values the detector could not be served with raise ``ServingSettingsError`` and write nothing."""
     import onnx
 
-    model = onnx.load(str(path))
     values = {CONF_KEY: f"{conf:g}", BOX_OFFSETS_KEY: ",".join(f"{v:.4f}" for v in offsets)}
+    serving_settings(values, path)
+    model = onnx.load(str(path))
     kept = [p for p in model.metadata_props if p.key not in values]
     del model.metadata_props[:]
     model.metadata_props.extend(kept)

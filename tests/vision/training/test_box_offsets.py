@@ -6,11 +6,19 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import onnx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.detector import DEFAULT_CONF, TileDetector, refit
+from vision.detector import (
+    BOX_OFFSETS_KEY,
+    CONF_KEY,
+    DEFAULT_CONF,
+    ServingSettingsError,
+    TileDetector,
+    refit,
+)
 from vision.imageio import load_image
 from vision.reader import DETECTOR_PATH
 from vision.training.box_offsets import (
@@ -69,3 +77,27 @@ def test_refit_undoes_the_offsets_it_is_given(offsets: list[float], x: float, y:
 def test_no_photos_is_a_clear_error(plain_detector: Path) -> None:
     with pytest.raises(NoMatchedBoxesError, match="detector.onnx"):
         mean_offsets(TileDetector(plain_detector), [])
+
+
+@pytest.mark.parametrize("key, value", [
+    (BOX_OFFSETS_KEY, "0.1,0.2"), (BOX_OFFSETS_KEY, "a,b,c,d"), (BOX_OFFSETS_KEY, "0,0,0,nan"),
+    (BOX_OFFSETS_KEY, "0,0,0,0.9"), (CONF_KEY, "high"), (CONF_KEY, "1.5"), (CONF_KEY, "0"),
+])
+def test_broken_settings_stop_the_detector_loading_and_name_the_value(
+        plain_detector: Path, key: str, value: str) -> None:
+    model = onnx.load(str(plain_detector))
+    for prop in model.metadata_props:
+        if prop.key == key:
+            prop.value = value
+    onnx.save(model, str(plain_detector))
+    with pytest.raises(ServingSettingsError, match=f"detector.onnx.*{key} {value!r}"):
+        TileDetector(plain_detector)
+
+
+def test_settings_that_cannot_be_served_are_not_written(plain_detector: Path) -> None:
+    before = plain_detector.read_bytes()
+    with pytest.raises(ServingSettingsError, match="0.7"):
+        write_serving(plain_detector, DEFAULT_CONF, (0.0, 0.0, 0.7, 0.0))
+    with pytest.raises(ServingSettingsError, match="1.2"):
+        write_serving(plain_detector, 1.2, (0.0, 0.0, 0.0, 0.0))
+    assert plain_detector.read_bytes() == before
