@@ -58,23 +58,23 @@ def serving_settings(metadata: dict[str, str], path: str | Path = "<model>"
     ...
     vision.detector.ServingSettingsError: 'd.onnx': mahjongero_box_offsets '0.1,0.2' is not 4 numbers each within ±0.5
     """
-    conf, offsets = metadata.get(CONF_KEY), metadata.get(BOX_OFFSETS_KEY)
-    try:
-        value = None if conf is None else float(conf)
-    except ValueError:
-        value = None
-    if conf is not None and (value is None or not 0.0 < value < 1.0):
-        raise ServingSettingsError(f"{str(path)!r}: {CONF_KEY} {conf!r} is not a confidence between 0 and 1")
-    if offsets is None:
-        return value, None
-    try:
-        sides = tuple(float(v) for v in offsets.split(","))
-    except ValueError:
-        sides = ()
-    if len(sides) != 4 or not all(abs(v) <= MOST_OFFSET for v in sides):  # NaN fails too
+    conf_text, offsets_text = metadata.get(CONF_KEY), metadata.get(BOX_OFFSETS_KEY)
+    conf = None if conf_text is None else _numbers(conf_text)
+    if conf is not None and not (len(conf) == 1 and 0.0 < conf[0] < 1.0):  # NaN fails too
+        raise ServingSettingsError(f"{str(path)!r}: {CONF_KEY} {conf_text!r} is not a confidence between 0 and 1")
+    offsets = None if offsets_text is None else _numbers(offsets_text)
+    if offsets is not None and not (len(offsets) == 4 and all(abs(v) <= MOST_OFFSET for v in offsets)):
         raise ServingSettingsError(
-            f"{str(path)!r}: {BOX_OFFSETS_KEY} {offsets!r} is not 4 numbers each within ±{MOST_OFFSET:g}")
-    return value, sides
+            f"{str(path)!r}: {BOX_OFFSETS_KEY} {offsets_text!r} is not 4 numbers each within ±{MOST_OFFSET:g}")
+    return (None if conf is None else conf[0]), offsets
+
+
+def _numbers(text: str) -> tuple[float, ...]:
+    """The comma-separated numbers in ``text``; none at all when any of them is not a number."""
+    try:
+        return tuple(float(v) for v in text.split(","))
+    except ValueError:
+        return ()
 
 
 @dataclass(frozen=True)
