@@ -1,0 +1,40 @@
+"""The detector's training augmentation keeps a labelled face's box the size of the face."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ultralytics")
+
+
+def _mean_growth(degrees: float, draws: int = 100) -> tuple[float, float]:
+    """Mean width and height of a 30×40 face box after ultralytics' ``RandomPerspective``
+    turns it by up to ``degrees`` (no shift, scale, shear), over the box's own size."""
+    from vision.training.env import setup
+
+    setup(1)
+    from ultralytics.data.augment import RandomPerspective
+    from ultralytics.utils.instance import Instances
+
+    turn = RandomPerspective(degrees=degrees, translate=0.0, scale=0.0, shear=0.0, perspective=0.0)
+    grown = []
+    for _ in range(draws):
+        box = Instances(np.array([[220.0, 200.0, 250.0, 240.0]]), bbox_format="xyxy", normalized=False)
+        out = turn({"img": np.zeros((480, 480, 3), np.uint8), "cls": np.zeros((1, 1)), "instances": box})
+        x1, y1, x2, y2 = out["instances"].bboxes[0]
+        grown.append(((x2 - x1) / 30, (y2 - y1) / 40))
+    w, h = np.mean(grown, axis=0)
+    return float(w), float(h)
+
+
+def test_turning_a_box_by_its_corners_makes_it_wider() -> None:
+    w, h = _mean_growth(5.0)
+    assert w > 1.04 and h > 1.02  # why the detector is not trained with a turn
+
+
+def test_detector_augmentation_keeps_face_boxes_their_size() -> None:
+    from vision.training.train import DETECTOR_AUGMENT
+
+    w, h = _mean_growth(DETECTOR_AUGMENT["degrees"])
+    assert w == pytest.approx(1.0, abs=0.005) and h == pytest.approx(1.0, abs=0.005)
