@@ -104,10 +104,9 @@ def _best(run_dir: Path) -> Path:
 # No rotation: ultralytics turns a box by its four corners and keeps their bounding box, so a
 # face 30 px wide and 40 high turned by up to ±5° comes out 5.9 % wider and 3.2 % taller on
 # average, and the detectors of stops 47-48, taught on such labels, boxed faces about that much
-# too wide (stop 49:
-# one epoch from the same weights, degrees 5 against 0, boxed the real training photos' faces
-# 6.0 % against 2.4 % wider and 3.3 % against 0.7 % taller than their labels). The renderer
-# turns its cameras itself and boxes the faces it drew.
+# too wide (stop 49: one epoch from the same weights, degrees 5 against 0, boxed the real
+# training photos' faces 6.0 % against 2.4 % wider and 3.3 % against 0.7 % taller than their
+# labels). The renderer turns its cameras itself and boxes the faces it drew.
 DETECTOR_AUGMENT: dict[str, float] = dict(degrees=0.0, mosaic=1.0, scale=0.5, fliplr=0.5)
 
 
