@@ -26,6 +26,7 @@ from vision.detections import Detections, box_iou
 from vision.detector import TileDetector
 from vision.row_crops import cut_along_rows
 from vision.way_up import WayUp
+from vision.zoom import DEFAULT_ZOOM, Zoom
 
 __all__ = ["TileReader", "VideoReader", "shipped_classifier", "MODELS_DIR", "DETECTOR_PATH", "CLASSIFIER_PATH",
            "SECOND_LOOK_PATH", "FLOWER_LOOK_PATH", "NUMBER_LOOK_PATH", "WAY_UP_PATH", "LIVE_DETECT_SIZE"]
@@ -81,15 +82,27 @@ def shipped_classifier(
 
 
 class TileReader:
-    """Both models together; call with a BGR image."""
+    """Both models together; call with a BGR image.
+
+    ``zoom``: where the tiles a first pass finds are small at the detector's input (a
+    table photographed whole), detect again at the input size that makes them readable
+    (``vision.zoom``; None: one pass at the detector's size)."""
 
     def __init__(
         self,
         detector: TileDetector | None = None,
         classifier: TileClassifier | None = None,
+        zoom: Zoom | None = DEFAULT_ZOOM,
     ) -> None:
         self.detector = detector or TileDetector(DETECTOR_PATH)
         self.classifier = classifier or shipped_classifier()
+        self.zoom = zoom
+
+    def detect(self, image: np.ndarray) -> tuple[Detections, int]:
+        """The tiles in ``image``, and the detector input's long side they were found at."""
+        dets = self.detector(image)
+        size = self.zoom.size(dets, image.shape, self.detector.imgsz) if self.zoom is not None else None
+        return (dets, self.detector.imgsz) if size is None else (self.detector(image, size), size)
 
     def classify(self, image: np.ndarray, dets: Detections) -> Detections:
         """Name the face-up tiles of ``dets`` from crops of ``image``, cut along their rows
@@ -104,7 +117,7 @@ class TileReader:
         return dets.with_codes(code, prob)
 
     def __call__(self, image: np.ndarray) -> Detections:
-        return self.classify(image, self.detector(image))
+        return self.classify(image, self.detect(image)[0])
 
 
 Classify = Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]]

@@ -24,6 +24,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--detector", default=None)
     add_classifier_options(p)
     p.add_argument("--imgsz", type=int, default=None, help="detector input long side (default: as trained)")
+    p.add_argument("--no-zoom", action="store_true",
+                   help="one detector pass at its input size (default: a photo whose tiles come out small at it, "
+                        "a table taken whole, is detected again larger: vision.zoom)")
     p.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the detector's)")
     p.add_argument("--iou", type=float, default=None, help="detector NMS overlap (default: the detector's)")
     p.add_argument("--limit", type=int, default=0, help="at most this many images (0 = all)")
@@ -52,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.evaluation import Scores, iter_dataset
     from vision.imageio import load_image
     from vision.reader import DETECTOR_PATH, TileReader
+    from vision.zoom import DEFAULT_ZOOM
 
     if args.crops:
         from vision.evaluation import crops_accuracy, crops_sheet
@@ -81,19 +85,21 @@ def run(args: argparse.Namespace) -> int:
                      iou=DEFAULT_IOU if args.iou is None else args.iou,
                      nested=DEFAULT_NESTED if args.nested is None else args.nested),
         classifier_from(args),
+        zoom=None if args.no_zoom else DEFAULT_ZOOM,
     )
     scores = Scores()
     for k, gt in enumerate(iter_dataset(root, names, Path(args.codes) if args.codes else None)):
         if args.limit and k >= args.limit:
             break
         image = load_image(gt.image)
-        det = reader(image)
+        det, size = reader.detect(image)
+        det = reader.classify(image, det)
         crop_codes = None
         if (gt.code >= 0).any():
             # the true boxes, read as the reader reads its own (crops cut along their rows)
             truth = Detections(gt.xyxy.astype(np.float32), np.ones(len(gt.xyxy), np.float32), gt.face_up.astype(bool))
             crop_codes = reader.classify(image, truth).code
-        scores.add(gt, det, crop_codes, input_scale=letterbox_scale(image.shape, reader.detector.imgsz))
+        scores.add(gt, det, crop_codes, input_scale=letterbox_scale(image.shape, size))
     summary = scores.summary()
     if args.json:
         print(json.dumps(summary, indent=1))
