@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,8 @@ from vision.evaluation import iter_dataset, match
 from vision.imageio import load_image
 from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, TileReader
 from vision.zoom import Zoom
+
+from .test_reader import _cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "vision"
 
@@ -61,6 +64,18 @@ def test_no_tiles_no_second_pass() -> None:
     assert Zoom().size(Detections.empty(), (1080, 1920, 3), 480) is None
 
 
+def _far_table(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The committed hand photo ``name`` in the middle of a table three times its size, and
+    its labelled boxes there."""
+    gt = next(g for g in iter_dataset(DATA) if Path(g.image).stem == name)
+    image = load_image(gt.image)
+    h, w = image.shape[:2]
+    table = np.empty((3 * h, 3 * w, 3), np.uint8)
+    table[:] = np.median(image[:8].reshape(-1, 3), 0)  # the photo's own table colour at its top edge
+    table[h : 2 * h, w : 2 * w] = image
+    return table, gt.xyxy + np.array([w, h, w, h], np.float32)
+
+
 @pytest.fixture(scope="module")
 def readers() -> tuple[TileReader, TileReader]:
     return TileReader(zoom=None), TileReader()
@@ -75,17 +90,28 @@ def test_a_hand_photographed_from_three_times_as_far_is_found_again(readers: tup
     times its size, its tiles come out a third as wide at the detector's input, and the zoom
     finds them again (one pass found 0.79 and 0.28 of them, the zoom 1.0 and 0.79)."""
     one_pass, zoomed = readers
-    gt = next(g for g in iter_dataset(DATA) if Path(g.image).stem == name)
-    image = load_image(gt.image)
-    assert zoomed.detect(image)[1] == zoomed.detector.imgsz
-    h, w = image.shape[:2]
-    table = np.empty((3 * h, 3 * w, 3), np.uint8)
-    table[:] = np.median(image[:8].reshape(-1, 3), 0)  # the photo's own table colour at its top edge
-    table[h : 2 * h, w : 2 * w] = image
-    boxes = gt.xyxy + np.array([w, h, w, h], np.float32)
+    assert zoomed.detect(load_image(DATA / "images" / f"{name}.jpg"))[1] == zoomed.detector.imgsz
+    table, boxes = _far_table(name)
     found_once, size_once = one_pass.detect(table)
     found, size = zoomed.detect(table)
     assert size_once == one_pass.detector.imgsz and size > size_once
     recall_once = (match(boxes, found_once.xyxy) >= 0).mean()
     recall = (match(boxes, found.xyxy) >= 0).mean()
     assert recall >= 0.75 and recall >= recall_once + 0.2, (recall_once, recall)
+
+
+@pytest.mark.skipif(not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file() and (DATA / "images").is_dir()),
+                    reason="shipped models or test images missing")
+def test_cli_detect_zooms_unless_told_not_to(tmp_path: Path) -> None:
+    import cv2
+
+    table, boxes = _far_table("hand_7_3")
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), table)
+    found = {}
+    for flags in ((), ("--no-zoom",)):
+        out = _cli("detect", str(photo), "--json", *flags)
+        assert out.returncode == 0, out.stderr
+        rows = json.loads(out.stdout)["tiles"]
+        found[flags] = (match(boxes, np.array([r["box"] for r in rows], np.float32).reshape(-1, 4)) >= 0).mean()
+    assert found[()] >= found[("--no-zoom",)] + 0.2, found
