@@ -5,8 +5,10 @@ Run: ``.venv/bin/python benchmarks/bench_real_perturbed.py`` (about a minute).
 The 45 real validation photos (``datasets/real-split.json``, never trained on) with their
 hand-named tiles (``tests/data/real_tiles.csv``), read as they are and changed the way
 another phone or another player would change them: saved again as JPEG, turned upside down
-(a hand photographed from across the table), scaled, dimmed, blurred. The boxes go along
-with the picture. Printed per condition: detector recall at IoU 0.5, tile accuracy on the
+(a hand photographed from across the table), scaled, dimmed, blurred, laid in the middle of
+a table two or three times its size (photographed from farther: the detector's zoom,
+``vision.zoom``, reads those again larger; ``--no-zoom`` reads them in one pass). The boxes
+go along with the picture. Printed per condition: detector recall at IoU 0.5, tile accuracy on the
 true boxes, end to end, and whole hands read right (of the fully named ones). A hand is
 all of its tiles, so one slip in a row of 16 loses it: the hand count moves most.
 """
@@ -31,6 +33,7 @@ from vision.detections import Detections  # noqa: E402
 from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import TileReader  # noqa: E402
+from vision.zoom import DEFAULT_ZOOM  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "mahjong-yolo-v2-train"
 Change = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -75,6 +78,24 @@ def dimmed(gain: float) -> Change:
     return change
 
 
+def farther(times: int) -> Change:
+    """Laid in the middle of a table ``times`` as wide and high, coloured as the photo's top
+    and bottom rows: the same tiles photographed from that much farther, at the same pixels.
+
+    >>> img, b = farther(3)(np.zeros((10, 20, 3), np.uint8), np.array([[1, 2, 5, 8.]]))
+    >>> img.shape, b.tolist()
+    ((30, 60, 3), [[21.0, 12.0, 25.0, 18.0]])
+    """
+    def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h, w = image.shape[:2]
+        table = np.empty((times * h, times * w, 3), np.uint8)
+        table[:] = np.median(np.concatenate([image[:4], image[-4:]]).reshape(-1, 3), 0)
+        top, left = (times // 2) * h, (times // 2) * w
+        table[top : top + h, left : left + w] = image
+        return table, boxes + np.array([left, top, left, top], boxes.dtype)
+    return change
+
+
 def blurred(sigma: float) -> Change:
     def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return cv2.GaussianBlur(image, (0, 0), sigma), boxes
@@ -90,6 +111,8 @@ CHANGES: dict[str, Change] = {
     "three quarters the pixels": scaled(0.75),
     "half as bright": dimmed(0.5),
     "blurred (sigma 1 px)": blurred(1.0),
+    "from twice as far": farther(2),
+    "from three times as far": farther(3),
 }
 
 
@@ -113,13 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--codes", type=Path, default=ROOT / "tests" / "data" / "real_tiles.csv")
     add_classifier_options(ap)  # --classifier, --second-look, --way-up (as mahjongero eval)
     ap.add_argument("--only", nargs="+", choices=list(CHANGES), help="these conditions only")
+    ap.add_argument("--no-zoom", action="store_true", help="one detector pass at its input size (vision.zoom)")
     args = ap.parse_args(argv)
     if not args.real.is_dir():
         print(f"real photos not found at {args.real}")
         return 1
     names = json.loads(args.split.read_text())["val"]
     truths = [(gt, load_image(gt.image)) for gt in iter_dataset(args.real, names, args.codes)]
-    reader = TileReader(classifier=classifier_from(args))
+    reader = TileReader(classifier=classifier_from(args), zoom=None if args.no_zoom else DEFAULT_ZOOM)
     for label, change in CHANGES.items():
         if not args.only or label in args.only:
             print(json.dumps({label: score(reader, truths, change)}), flush=True)
