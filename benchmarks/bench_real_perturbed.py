@@ -8,9 +8,9 @@ another phone or another player would change them: saved again as JPEG, turned u
 (a hand photographed from across the table), scaled, dimmed, blurred, laid in the middle of
 a table two or three times its size (photographed from farther: the detector's zoom,
 ``vision.zoom``, reads those again larger; ``--no-zoom`` reads them in one pass). The boxes
-go along with the picture. Printed per condition: detector recall at IoU 0.5, tile accuracy on the
-true boxes, end to end, and whole hands read right (of the fully named ones). A hand is
-all of its tiles, so one slip in a row of 16 loses it: the hand count moves most.
+go along with the picture. Printed per condition: detector recall at IoU 0.5, tile accuracy
+on the true boxes, end to end, and whole hands read right (of the fully named ones). A hand
+is all of its tiles, so one slip in a row of 16 loses it: the hand count moves most.
 """
 
 from __future__ import annotations

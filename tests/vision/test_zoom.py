@@ -19,6 +19,10 @@ from vision.zoom import Zoom
 from .test_reader import _cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "vision"
+needs_models = pytest.mark.skipif(
+    not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file() and (DATA / "images").is_dir()),
+    reason="shipped models or test images missing",
+)
 
 
 def _tiles(width: float, height: float, n: int = 5) -> Detections:
@@ -81,8 +85,7 @@ def readers() -> tuple[TileReader, TileReader]:
     return TileReader(zoom=None), TileReader()
 
 
-@pytest.mark.skipif(not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file() and (DATA / "images").is_dir()),
-                    reason="shipped models or test images missing")
+@needs_models
 @pytest.mark.parametrize("name", ["hand_7_1", "hand_7_3"])
 def test_a_hand_photographed_from_three_times_as_far_is_found_again(readers: tuple[TileReader, TileReader],
                                                                     name: str) -> None:
@@ -100,8 +103,7 @@ def test_a_hand_photographed_from_three_times_as_far_is_found_again(readers: tup
     assert recall >= 0.75 and recall >= recall_once + 0.2, (recall_once, recall)
 
 
-@pytest.mark.skipif(not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file() and (DATA / "images").is_dir()),
-                    reason="shipped models or test images missing")
+@needs_models
 def test_cli_detect_zooms_unless_told_not_to(tmp_path: Path) -> None:
     import cv2
 
