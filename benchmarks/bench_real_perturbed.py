@@ -29,11 +29,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mahjongero.commands._classifier import add_classifier_options, classifier_from  # noqa: E402
+from mahjongero.commands._zoom import add_zoom_option, zoom_from  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import TileReader  # noqa: E402
-from vision.zoom import DEFAULT_ZOOM  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "mahjong-yolo-v2-train"
 Change = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -136,14 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--codes", type=Path, default=ROOT / "tests" / "data" / "real_tiles.csv")
     add_classifier_options(ap)  # --classifier, --second-look, --way-up (as mahjongero eval)
     ap.add_argument("--only", nargs="+", choices=list(CHANGES), help="these conditions only")
-    ap.add_argument("--no-zoom", action="store_true", help="one detector pass at its input size (vision.zoom)")
+    add_zoom_option(ap)
     args = ap.parse_args(argv)
     if not args.real.is_dir():
         print(f"real photos not found at {args.real}")
         return 1
     names = json.loads(args.split.read_text())["val"]
     truths = [(gt, load_image(gt.image)) for gt in iter_dataset(args.real, names, args.codes)]
-    reader = TileReader(classifier=classifier_from(args), zoom=None if args.no_zoom else DEFAULT_ZOOM)
+    reader = TileReader(classifier=classifier_from(args), zoom=zoom_from(args))
     for label, change in CHANGES.items():
         if not args.only or label in args.only:
             print(json.dumps({label: score(reader, truths, change)}), flush=True)

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from mahjongero.commands._classifier import add_classifier_options, classifier_from
+from mahjongero.commands._zoom import add_zoom_option, zoom_from
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -16,9 +17,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_classifier_options(p)
     p.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the detector's)")
     p.add_argument("--imgsz", type=int, default=None, help="detector input long side (default: as trained)")
-    p.add_argument("--no-zoom", action="store_true",
-                   help="one detector pass at its input size (default: a photo whose tiles come out small at it, "
-                        "a table taken whole, is detected again larger: vision.zoom)")
+    add_zoom_option(p)
     p.set_defaults(func=run)
 
 
@@ -26,13 +25,12 @@ def run(args: argparse.Namespace) -> int:
     from vision.detector import TileDetector
     from vision.imageio import load_photo
     from vision.reader import DETECTOR_PATH, TileReader
-    from vision.zoom import DEFAULT_ZOOM
 
     image, (sx, sy) = load_photo(args.photo)  # boxes are given back in the photo's own pixels
     reader = TileReader(
         TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=args.conf),
         classifier_from(args),
-        zoom=None if args.no_zoom else DEFAULT_ZOOM,
+        zoom=zoom_from(args),
     )
     dets = reader(image).scaled(sx, sy).sorted_left_to_right()
     rows = dets.to_json()

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from mahjongero.commands._classifier import add_classifier_options, classifier_from
+from mahjongero.commands._zoom import add_zoom_option, zoom_from
 
 SHEET_CROPS = 48  # crops a contact sheet of --sheets holds: six rows of eight, readable at a glance
 
@@ -24,9 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--detector", default=None)
     add_classifier_options(p)
     p.add_argument("--imgsz", type=int, default=None, help="detector input long side (default: as trained)")
-    p.add_argument("--no-zoom", action="store_true",
-                   help="one detector pass at its input size (default: a photo whose tiles come out small at it, "
-                        "a table taken whole, is detected again larger: vision.zoom)")
+    add_zoom_option(p)
     p.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the detector's)")
     p.add_argument("--iou", type=float, default=None, help="detector NMS overlap (default: the detector's)")
     p.add_argument("--limit", type=int, default=0, help="at most this many images (0 = all)")
@@ -55,7 +54,6 @@ def run(args: argparse.Namespace) -> int:
     from vision.evaluation import Scores, iter_dataset
     from vision.imageio import load_image
     from vision.reader import DETECTOR_PATH, TileReader
-    from vision.zoom import DEFAULT_ZOOM
 
     if args.crops:
         from vision.evaluation import crops_accuracy, crops_sheet
@@ -85,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
                      iou=DEFAULT_IOU if args.iou is None else args.iou,
                      nested=DEFAULT_NESTED if args.nested is None else args.nested),
         classifier_from(args),
-        zoom=None if args.no_zoom else DEFAULT_ZOOM,
+        zoom=zoom_from(args),
     )
     scores = Scores()
     for k, gt in enumerate(iter_dataset(root, names, Path(args.codes) if args.codes else None)):
