@@ -23,7 +23,7 @@ from vision.classifier import (
     one_of_each,
 )
 from vision.detections import Detections, box_iou
-from vision.detector import TileDetector
+from vision.detector import TileDetector, largest_input
 from vision.row_crops import cut_along_rows
 from vision.way_up import WayUp
 from vision.zoom import DEFAULT_ZOOM, Zoom
@@ -180,7 +180,7 @@ class VideoReader:
 
     def _detect(self, image: np.ndarray) -> Detections:
         h, w = image.shape[:2]
-        full = min(self.imgsz, -(-max(h, w) // 32) * 32)
+        full = min(self.imgsz, largest_input(image.shape))
         self._since_full += 1
         if self._region is None or self._since_full >= self.full_every:
             dets = self.detector(image, full)

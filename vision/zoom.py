@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.detections import Detections
-from vision.detector import letterbox_scale
+from vision.detector import largest_input, letterbox_scale
 
 __all__ = ["Zoom", "DEFAULT_ZOOM"]
 
@@ -60,7 +60,7 @@ class Zoom:
         if median >= self.below or median <= 0:
             return None
         wanted = round(imgsz * self.target / median / self.grid) * self.grid
-        size = min(wanted, self.most, -(-max(shape[:2]) // self.grid) * self.grid)
+        size = min(wanted, self.most, largest_input(shape, self.grid))
         return size if size > imgsz else None
 
 
