@@ -248,6 +248,9 @@ def average_precision(records: list[tuple[float, bool]], n_gt: int) -> float:
     return float(np.mean(np.where(idx < len(prec), prec[np.minimum(idx, len(prec) - 1)], 0.0)))
 
 
+AP_CLASS_NAMES = {0: "face_up", 1: "back"}  # the detector's two classes, as ``Scores`` keys them
+
+
 SIDE_EDGES = (20, 30, 45, 70)  # px: a tile's short side, the buckets of ``Scores.by_side``
 SIDE_BUCKETS = ("under20px", "20-30px", "30-45px", "45-70px", "70px+")
 
@@ -375,13 +378,15 @@ class Scores:
                         used[j] = tp = True
                 self.ap_records.append((float(det.confidence[p]), tp, c))
 
+    def ap50_by_class(self) -> dict[int, float]:
+        """The 101-point interpolated AP at IoU 0.5 of each class with ground truth (0 face
+        up, 1 back): which of the two holds the mean down."""
+        return {c: average_precision([(r[0], r[1]) for r in self.ap_records if r[2] == c], n)
+                for c, n in sorted(self.gt_per_class.items()) if n}
+
     def map50(self) -> float:
         """Mean over classes with ground truth of the 101-point interpolated AP at IoU 0.5."""
-        aps = []
-        for c, n in self.gt_per_class.items():
-            if n == 0:
-                continue
-            aps.append(average_precision([(r[0], r[1]) for r in self.ap_records if r[2] == c], n))
+        aps = list(self.ap50_by_class().values())
         return float(np.mean(aps)) if aps else float("nan")
 
     def hands_interval(self, level: float = 0.95, draws: int = 2000, seed: int = 0) -> tuple[float, float]:
@@ -417,6 +422,7 @@ class Scores:
             "recall@0.5": r(self.found, self.gt),
             "precision@0.5": r(self.pred_matched, self.pred),
             "mAP50": round(self.map50(), 4),
+            **{f"AP50_{AP_CLASS_NAMES[c]}": round(ap, 4) for c, ap in self.ap50_by_class().items()},
             "face_accuracy": r(self.face_right, self.found),
             "coded_tiles": self.coded,
             "tile_accuracy_end_to_end": r(self.code_right, self.coded),

@@ -50,6 +50,7 @@ def test_scores_perfect_and_imperfect() -> None:
     s.add(gt, perfect, crop_codes=gt.code)
     out = s.summary()
     assert out["recall@0.5"] == 1.0 and out["mAP50"] > 0.99
+    assert out["AP50_face_up"] > 0.99 and "AP50_back" not in out  # no back in the labels
     assert out["tile_accuracy_end_to_end"] == 1.0 and out["hands_read_right"] == 1.0
     wrong = perfect.with_codes(np.array([4, 6]), np.ones(2))
     s2 = Scores()
@@ -61,6 +62,23 @@ def test_scores_perfect_and_imperfect() -> None:
     s3 = Scores()
     s3.add(gt, wrong, crop_codes=gt.code)
     assert s3.wrong_hands == [("x.jpg", [(5, 6)])]  # the 6m read as 7m
+
+
+def test_map50_is_the_mean_of_the_two_classes_ap() -> None:
+    gt = GroundTruth(
+        Path("x.jpg"),
+        np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10.0]], np.float32),
+        np.array([True, False, False]),
+        np.array([4, int(Tile.BACK), int(Tile.BACK)]),
+    )
+    # the face found; one back found, the other boxed far from where it lies
+    boxes = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [60, 0, 70, 10.0]], np.float32)
+    s = Scores()
+    s.add(gt, Detections(boxes, np.array([0.9, 0.8, 0.7]), gt.face_up), crop_codes=gt.code)
+    out = s.summary()
+    assert out["AP50_face_up"] == 1.0
+    assert out["AP50_back"] < 0.6  # half the backs found, at the top of the ranking
+    assert out["mAP50"] == round((out["AP50_face_up"] + out["AP50_back"]) / 2, 4)
 
 
 def test_codes_csv(tmp_path: Path) -> None:
