@@ -351,11 +351,13 @@ def _plan_boxes(cam: Camera, boxes: list[Box], light: Vec, amb: float, gloss: fl
 
 def _draw_box(
     img: np.ndarray, ids: np.ndarray, cam: Camera, b: Box, oid: int, light: Vec, amb: float,
-    gloss: float = 0.0, plan: _BoxPlan | None = None,
+    gloss: float = 0.0, plan: _BoxPlan | None = None, seam: float = 1.0,
 ) -> _Geo:
     """Draw a box; returns its projected geometry (face area 0 when the face is hidden).
 
     ``plan``: its geometry from :func:`_plan_boxes` (computed here when not given).
+    ``seam``: the brightness of its edges against its faces' (1: no edge drawn), see
+    :func:`_draw_seams`.
     """
     pl = plan if plan is not None else _plan_boxes(cam, [b], light, amb, gloss)[0]
     proj, p16 = pl.proj, pl.p16
@@ -380,7 +382,27 @@ def _draw_box(
         _fill16(img, p16[-1][_BACK_ORDER], (rgb[0] * k, rgb[1] * k, rgb[2] * k))
         if big and spr is not None:
             _sprite(img, spr, proj[-1][_BACK_ORDER], sh)
+    if seam < 1.0 and not b.side_sprites:
+        _draw_seams(img, b, pl, seam)
     return geo
+
+
+def _draw_seams(img: np.ndarray, b: Box, pl: _BoxPlan, seam: float) -> None:
+    """Darken the outline of each face of ``b`` that is seen: a real tile's edges are
+    rounded and catch less light, so touching tiles (a wall, a row of backs) show where one
+    ends and the next begins. Drawn flat, a wall of touching backs is one seamless slab and
+    no detector can tell where its tiles lie (stop 51: the rendered backs' AP50 0.74 against
+    the faces' 0.92). The line widens with the tile: about a 30th of its face's size."""
+    width = max(1, round(math.sqrt(max(pl.area, 1.0)) / 30))
+    quads = [(pl.sides16[side][k], rgb, pl.shades[side])
+             for side in range(4) if pl.facing[side] for k, (_, rgb) in enumerate(b.layers)]
+    if pl.show > 0:  # half as dark round a face, whose rim its own sprite draws too
+        quads.append((pl.p16[0], b.layers[0][1], pl.sh * 0.9 * (1 + seam) / 2 / seam))
+    elif pl.show < 0:
+        quads.append((pl.p16[-1], b.layers[-1][1], pl.sh))
+    for quad, rgb, sh in quads:
+        k = sh * seam
+        cv2.polylines(img, [quad], True, (rgb[0] * k, rgb[1] * k, rgb[2] * k), width, cv2.LINE_AA, shift=4)
 
 
 def _draw_side(img: np.ndarray, b: Box, pl: _BoxPlan, side: int, sh: float) -> None:
@@ -551,8 +573,10 @@ def render(
     under: list[Box] | None = None,
     gloss: float = 0.0,
     below: list[Box] | None = None,
+    seam: float = 1.0,
 ) -> RenderResult:
     """Paint a scene; ``skip`` omits objects by index (for tests). Float RGB image out.
+    ``seam``: the brightness of the labelled boxes' edges against their faces (1: none drawn).
 
     ``floor`` = (texture, homography, table polygon (N, 3) at z=0): outside the table
     polygon the floor texture shows instead of the table cloth. ``under`` boxes (the table's
@@ -575,7 +599,7 @@ def render(
     for _, i in order:
         o = objects[i]
         if isinstance(o, Box):
-            g = _draw_box(img, ids, cam, o, i, light, ambient, gloss, next(plans))
+            g = _draw_box(img, ids, cam, o, i, light, ambient, gloss, next(plans), seam if o.label is not None else 1.0)
             if o.label is not None:
                 geos[i] = g
         else:

@@ -96,6 +96,10 @@ _TEX = 512
 # a detector that saw rows within a few degrees of level boxed that one half a tile off.
 STEEP_ROLL_SHARE = 0.25
 STEEP_ROLL_DEG = (20.0, 45.0)
+# A tile's rounded edges show darker than its faces (``render``'s ``seam``: that brightness
+# against theirs), from crisp to faint; drawn flat, touching backs made a seamless slab.
+SEAM_STREAM = 3
+SEAM_RANGE = (0.55, 0.85)
 
 
 @functools.lru_cache(maxsize=64)
@@ -772,6 +776,8 @@ def make_scene(
         "gloss": float(rng.choice([0.0, rng.uniform(0.2, 0.7)], p=[0.4, 0.6])),
         "dof": float(rng.choice([0.0, rng.uniform(1.5, 4.0)], p=[0.7, 0.3])),
         "dof_dir": [float(rng.normal(0, 0.3)), -1.0],
+        # its own stream, so that the scenes rendered before seams were drawn stay the same
+        "seam": float(np.random.default_rng([seed, index, SEAM_STREAM]).uniform(*SEAM_RANGE)),
     }
     return Scene(
         seed, index, kind, variant, st, cam, objects, _occluders(rng, size), tex, bg_h, light,
@@ -858,6 +864,7 @@ def render_scene(
         scene.light, scene.ambient, shadows=effects, shadow_offset=scene.shadow_offset,
         shadow_strength=scene.shadow_strength, min_visible=min_visible, skip=skip,
         floor=scene.floor, under=scene.under, below=scene.below, gloss=float(scene.post.get("gloss", 0.0)),
+        seam=float(scene.post.get("seam", 1.0)),
     )
     img = _postprocess(res.image, scene.post) if effects else cv2.convertScaleAbs(res.image)
     id_to_group = {}
