@@ -5,8 +5,9 @@ that makes its median tile ``target`` pixels. Trained at 480 on whole rendered t
 detector sees those tiles at 8-18 px instead. :func:`zoom_crops` writes a twin of a scene
 folder in which every scene whose median labelled tile would be under ``below`` px at the
 training input is joined by crops of it whose tiles come out ``target`` px there. The whole
-scenes stay (``whole``): without them the first pass, which sizes the second, no longer
-learned to find tiles that small (``models/HISTORY.md``, stop 51).
+scenes stay by default (``whole``): trained on the crops alone, the detector's first pass,
+which sizes the second, found fewer of the smallest tiles (``models/HISTORY.md``, stop 51,
+where neither way was shipped).
 
     python -m vision.training.zoom_crops datasets/generated/scenes-s320s-faces datasets/generated/scenes-s320s-zoom
 """
