@@ -18,7 +18,16 @@ import numpy as np
 from vision.detections import Detections
 from vision.detector import largest_input, letterbox_scale
 
-__all__ = ["Zoom", "DEFAULT_ZOOM"]
+__all__ = ["Zoom", "DEFAULT_ZOOM", "median_short_side"]
+
+
+def median_short_side(xyxy: np.ndarray) -> float:
+    """The median of the boxes' short sides, in their pixels: how large the tiles came out.
+
+    >>> median_short_side(np.array([[0, 0, 10, 14], [0, 0, 30, 20], [0, 0, 8, 6.]]))
+    10.0
+    """
+    return float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
 
 
 @dataclass(frozen=True)
@@ -55,8 +64,7 @@ class Zoom:
         them at ``imgsz``; None where the first pass stands."""
         if len(dets) == 0:
             return None
-        short = np.minimum(dets.xyxy[:, 2] - dets.xyxy[:, 0], dets.xyxy[:, 3] - dets.xyxy[:, 1])
-        median = float(np.median(short)) * letterbox_scale(shape, imgsz)
+        median = median_short_side(dets.xyxy) * letterbox_scale(shape, imgsz)
         if median >= self.below or median <= 0:
             return None
         wanted = round(imgsz * self.target / median / self.grid) * self.grid

@@ -20,8 +20,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.detector import letterbox_scale
 from vision.evaluation import read_yolo_labels
-from vision.zoom import DEFAULT_ZOOM
+from vision.synth.dataset import label_line
+from vision.zoom import DEFAULT_ZOOM, median_short_side
 
 __all__ = ["crop_window", "zoom_crops"]
 
@@ -39,11 +41,6 @@ def crop_window(shape: tuple[int, ...], median_tile: float, imgsz: int, target: 
     long = min(max(h, w), imgsz * median_tile / target)
     cw, ch = (long, long * h / w) if w >= h else (long * w / h, long)
     return int(round(cw)), int(round(ch))
-
-
-def _label_lines(cls: np.ndarray, xyxy: np.ndarray, w: int, h: int) -> str:
-    return "".join(f"{int(c)} {(b[0] + b[2]) / 2 / w:.6f} {(b[1] + b[3]) / 2 / h:.6f} "
-                   f"{(b[2] - b[0]) / w:.6f} {(b[3] - b[1]) / h:.6f}\n" for c, b in zip(cls, xyxy, strict=True))
 
 
 def zoom_crops(src: Path, dest: Path, split: str = "train", imgsz: int = 480, copies: int = 2, keep: float = 0.4,
@@ -64,7 +61,8 @@ def zoom_crops(src: Path, dest: Path, split: str = "train", imgsz: int = 480, co
             raise ValueError(f"{str(img_path)!r}: not a readable image")
         h, w = image.shape[:2]
         xyxy, up = read_yolo_labels(label_path, w, h)
-        small = len(xyxy) > 0 and _median_short(xyxy) * imgsz / max(h, w) < DEFAULT_ZOOM.below
+        median = median_short_side(xyxy) if len(xyxy) else 0.0
+        small = len(xyxy) > 0 and median * letterbox_scale(image.shape, imgsz) < DEFAULT_ZOOM.below
         if whole or not small:
             link = images / img_path.name
             if not link.exists():
@@ -73,13 +71,9 @@ def zoom_crops(src: Path, dest: Path, split: str = "train", imgsz: int = 480, co
             kept += 1
         if small:
             cut += _write_crops(image, xyxy, np.where(up, 0, 1), img_path.stem, images, labels, rng,
-                                crop_window(image.shape, _median_short(xyxy), imgsz, DEFAULT_ZOOM.target),
+                                crop_window(image.shape, median, imgsz, DEFAULT_ZOOM.target),
                                 copies, keep)
     return kept, cut
-
-
-def _median_short(xyxy: np.ndarray) -> float:
-    return float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
 
 
 def _write_crops(image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray, stem: str, images: Path, labels: Path,
@@ -95,7 +89,9 @@ def _write_crops(image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray, stem: str
         inside = (clipped[:, 2] - clipped[:, 0]) * (clipped[:, 3] - clipped[:, 1]) >= keep * area
         name = f"{stem}_z{k}"
         cv2.imwrite(str(images / f"{name}.jpg"), image[y0:y0 + ch, x0:x0 + cw], [cv2.IMWRITE_JPEG_QUALITY, 95])
-        (labels / f"{name}.txt").write_text(_label_lines(cls[inside], clipped[inside] - [x0, y0, x0, y0], cw, ch))
+        lines = [label_line(int(c), box, cw, ch) for c, box in zip(cls[inside], clipped[inside] - [x0, y0, x0, y0],
+                                                                  strict=True)]
+        (labels / f"{name}.txt").write_text("".join(f"{line}\n" for line in lines))
     return copies
 
 
