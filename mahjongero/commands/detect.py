@@ -6,6 +6,7 @@ import argparse
 import json
 
 from mahjongero.commands._classifier import add_classifier_options, classifier_from
+from mahjongero.commands._detector import add_detector_options, detector_from
 from mahjongero.commands._zoom import add_zoom_option, zoom_from
 
 
@@ -13,25 +14,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("detect", help="find and name every tile in a photo")
     p.add_argument("photo", help="image file (JPEG, PNG, ...)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument("--detector", default=None, help="detector ONNX (default: models/detector.onnx)")
+    add_detector_options(p)
     add_classifier_options(p)
-    p.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the detector's)")
-    p.add_argument("--imgsz", type=int, default=None, help="detector input long side (default: as trained)")
     add_zoom_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.detector import TileDetector
     from vision.imageio import load_photo
-    from vision.reader import DETECTOR_PATH, TileReader
+    from vision.reader import TileReader
 
     image, (sx, sy) = load_photo(args.photo)  # boxes are given back in the photo's own pixels
-    reader = TileReader(
-        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=args.conf),
-        classifier_from(args),
-        zoom=zoom_from(args),
-    )
+    reader = TileReader(detector_from(args), classifier_from(args), zoom=zoom_from(args))
     dets = reader(image).scaled(sx, sy).sorted_left_to_right()
     rows = dets.to_json()
     if args.json:

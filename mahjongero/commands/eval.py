@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from mahjongero.commands._classifier import add_classifier_options, classifier_from
+from mahjongero.commands._detector import add_detector_options, detector_from
 from mahjongero.commands._zoom import add_zoom_option, zoom_from
 
 SHEET_CROPS = 48  # crops a contact sheet of --sheets holds: six rows of eight, readable at a glance
@@ -22,16 +23,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--crops", default=None, help="classification folder <code>/*.png: accuracy")
     p.add_argument("--codes", default=None, help="CSV image,x1,y1,x2,y2,code of known tiles")
     p.add_argument("--split", default=None, help="JSON with a 'val' list: only those images")
-    p.add_argument("--detector", default=None)
+    add_detector_options(p, nms=True)
     add_classifier_options(p)
-    p.add_argument("--imgsz", type=int, default=None, help="detector input long side (default: as trained)")
     add_zoom_option(p)
-    p.add_argument("--conf", type=float, default=None, help="detector confidence threshold (default: the detector's)")
-    p.add_argument("--iou", type=float, default=None, help="detector NMS overlap (default: the detector's)")
     p.add_argument("--limit", type=int, default=0, help="at most this many images (0 = all)")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--nested", type=float, default=None,
-                   help="drop a box lying this share inside a surer one (default: keep all)")
     p.add_argument("--confusions", action="store_true",
                    help="list tiles misread on their true boxes, and the hands read wrong end to end "
                         "(with --crops: every misread crop)")
@@ -45,15 +41,10 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.tiles import Tile
     from vision.detections import Detections
-    from vision.detector import (
-        DEFAULT_IOU,
-        DEFAULT_NESTED,
-        TileDetector,
-        letterbox_scale,
-    )
+    from vision.detector import letterbox_scale
     from vision.evaluation import Scores, iter_dataset
     from vision.imageio import load_image
-    from vision.reader import DETECTOR_PATH, TileReader
+    from vision.reader import TileReader
 
     if args.crops:
         from vision.evaluation import crops_accuracy, crops_sheet
@@ -78,13 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if not root.is_dir():
         raise ValueError(f"--data {args.data!r} is not a folder")
     names = json.loads(Path(args.split).read_text())["val"] if args.split else None
-    reader = TileReader(
-        TileDetector(args.detector or DETECTOR_PATH, imgsz=args.imgsz, conf=args.conf,
-                     iou=DEFAULT_IOU if args.iou is None else args.iou,
-                     nested=DEFAULT_NESTED if args.nested is None else args.nested),
-        classifier_from(args),
-        zoom=zoom_from(args),
-    )
+    reader = TileReader(detector_from(args), classifier_from(args), zoom=zoom_from(args))
     scores = Scores()
     for k, gt in enumerate(iter_dataset(root, names, Path(args.codes) if args.codes else None)):
         if args.limit and k >= args.limit:
