@@ -54,3 +54,22 @@ def test_an_unreadable_scene_is_named(tmp_path: Path) -> None:
     (src / "images" / "train" / "broken.jpg").write_bytes(b"not a jpeg")
     with pytest.raises(ValueError, match="broken.jpg"):
         zoom_crops(src, tmp_path / "dest")
+
+
+def test_prepare_trains_on_the_zoom_crops_and_validates_on_the_scenes(tmp_path: Path) -> None:
+    from vision.training.prepare import main
+
+    scenes = tmp_path / "scenes"
+    _scene(scenes, "far", 20)
+    _scene(scenes, "near", 90)
+    (scenes / "images" / "val").mkdir(parents=True)
+    cv2.imwrite(str(scenes / "images" / "val" / "held.jpg"), np.zeros((96, 128, 3), np.uint8))
+    out = tmp_path / "det"
+    assert main(["--scenes", str(scenes), "--real", str(tmp_path / "no-photos"), "--zoom-crops", "2",
+                 "--out", str(out)]) == 0
+    train = [Path(line).name for line in (out / "train.txt").read_text().split()]
+    val = [Path(line).name for line in (out / "val.txt").read_text().split()]
+    assert sorted(train) == ["far.jpg", "far_z0.jpg", "far_z1.jpg", "near.jpg"]
+    assert val == ["held.jpg"]
+    for line in (out / "train.txt").read_text().split():  # ultralytics finds each label by the path
+        assert Path(line.replace("/images/", "/labels/")).with_suffix(".txt").is_file()
