@@ -382,7 +382,7 @@ def _draw_box(
         _fill16(img, p16[-1][_BACK_ORDER], (rgb[0] * k, rgb[1] * k, rgb[2] * k))
         if big and spr is not None:
             _sprite(img, spr, proj[-1][_BACK_ORDER], sh)
-    if seam < 1.0 and not b.side_sprites:
+    if seam < 1.0:  # render asks it of labelled tiles only (a die is no tile)
         _draw_seams(img, b, pl, seam)
     return geo
 

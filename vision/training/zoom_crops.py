@@ -89,8 +89,8 @@ def _write_crops(image: np.ndarray, xyxy: np.ndarray, cls: np.ndarray, stem: str
         inside = (clipped[:, 2] - clipped[:, 0]) * (clipped[:, 3] - clipped[:, 1]) >= keep * area
         name = f"{stem}_z{k}"
         cv2.imwrite(str(images / f"{name}.jpg"), image[y0:y0 + ch, x0:x0 + cw], [cv2.IMWRITE_JPEG_QUALITY, 95])
-        lines = [label_line(int(c), box, cw, ch) for c, box in zip(cls[inside], clipped[inside] - [x0, y0, x0, y0],
-                                                                  strict=True)]
+        lines = [label_line(int(kind), box, cw, ch)
+                 for kind, box in zip(cls[inside], clipped[inside] - [x0, y0, x0, y0], strict=True)]
         (labels / f"{name}.txt").write_text("".join(f"{line}\n" for line in lines))
     return copies
 
