@@ -629,17 +629,23 @@ class PrototypeClassifier:
             self.refitted = True
 
     def __call__(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        codes, probs = self.ranked(crops, 1)
+        return codes[:, 0], probs[:, 0]
+
+    def ranked(self, crops: Sequence[np.ndarray], k: int = 2) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k`` likeliest of the set's tiles (N, k) for each crop and their probabilities
+        (N, k), likeliest first (as ``TileClassifier.ranked``)."""
         if not len(crops):
-            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+            return np.zeros((0, k), np.int64), np.zeros((0, k), np.float32)
         if self.classifier is not None and self.tileset.probe is not None:
-            return self._decide(self._cut_scores(self.classifier, self.tileset.probe, crops), self.tileset.codes, 1.0)
+            return self._decide(self._cut_scores(self.classifier, self.tileset.probe, crops), self.tileset.codes, 1.0, k)
         faces, codes = self.tileset.faces()
         classes = np.unique(codes)
         index = np.searchsorted(classes, codes)
         best = np.full((len(crops), len(classes)), -2.0, np.float32)
         for n, crop in enumerate(crops):
             np.maximum.at(best[n], index, match_scores(normalise_face(crop), faces))  # best match per tile
-        return self._decide(best, classes, self.temperature)
+        return self._decide(best, classes, self.temperature, k)
 
     def _cut_scores(self, classifier: Featurizer, probe: Probe, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, K) log probabilities: the mean, over the ``blend`` shares of ``cuts`` that the
@@ -662,13 +668,15 @@ class PrototypeClassifier:
         return out
 
     @staticmethod
-    def _decide(score: np.ndarray, classes: np.ndarray, temperature: float) -> tuple[np.ndarray, np.ndarray]:
-        """The best-scoring tile of each row and its softmax probability at ``temperature``."""
+    def _decide(score: np.ndarray, classes: np.ndarray, temperature: float, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k`` best-scoring tiles of each row and their softmax probabilities at ``temperature``."""
+        from vision.classifier import top_k
+
         z = (score - score.max(1, keepdims=True)) / temperature
         p = np.exp(z)
         p /= p.sum(1, keepdims=True)
-        k = p.argmax(1)
-        return classes[k], p[np.arange(len(k)), k].astype(np.float32)
+        codes, probs = top_k(p, classes, k)
+        return codes, probs.astype(np.float32)
 
 
 def _bottom(crop: np.ndarray, share: float) -> np.ndarray:

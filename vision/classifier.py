@@ -15,7 +15,7 @@ from vision.flower_inks import by_set_ink, index_ink
 from vision.onnx_runtime import OnnxModel
 from vision.way_up import WayUp
 
-__all__ = ["TileClassifier", "crop_boxes", "trimmed", "one_of_each", "ONE_IN_A_SET", "CROP_MARGIN", "FEATURES_OUTPUT", "TRIM"]
+__all__ = ["TileClassifier", "crop_boxes", "top_k", "trimmed", "one_of_each", "ONE_IN_A_SET", "CROP_MARGIN", "FEATURES_OUTPUT", "TRIM"]
 
 CROP_MARGIN = 0.06  # fraction of the box size added on each side, like the training crops
 FEATURES_OUTPUT = "features"  # the pooled features before the last layer (see vision.training.train)
@@ -70,6 +70,19 @@ def crop_boxes(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN)
         c, d = max(c, a + 1), max(d, b + 1)
         crops.append(image[b:d, a:c] if a < w and b < h else np.zeros((1, 1, 3), np.uint8))
     return crops
+
+
+def top_k(probs: np.ndarray, codes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's ``k`` likeliest ``codes`` (one per column of ``probs``), likeliest first,
+    and their probabilities; ties keep the column order.
+
+    >>> c, p = top_k(np.array([[0.1, 0.6, 0.3]]), np.array([7, 8, 9]), 2)
+    >>> c.tolist(), p.tolist()
+    ([[8, 9]], [[0.6, 0.3]])
+    """
+    k = min(k, probs.shape[1]) if probs.ndim == 2 else k
+    order = np.argsort(-probs, axis=1, kind="stable")[:, :k]
+    return codes[order], np.take_along_axis(probs, order, 1)
 
 
 def trimmed(crop: np.ndarray, share: float) -> np.ndarray:
@@ -327,9 +340,14 @@ class TileClassifier:
 
     def __call__(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Tile codes (N,) and their probabilities (N,), each crop on its own."""
-        p = self.probabilities(crops)
-        idx = p.argmax(1) if len(p) else np.zeros((0,), np.int64)
-        return self.codes[idx], p[np.arange(len(idx)), idx]
+        codes, probs = self.ranked(crops, 1)
+        return codes[:, 0], probs[:, 0]
+
+    def ranked(self, crops: Sequence[np.ndarray], k: int = 2) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k`` likeliest tile codes (N, k) of each crop, on its own, and their
+        probabilities (N, k), likeliest first: live video keeps a tile's next guess
+        (``vision.reader.VideoReader``)."""
+        return top_k(self.probabilities(crops), self.codes, k)
 
     def one_picture(self, crops: Sequence[np.ndarray],
                     rows: Sequence[np.ndarray] = ()) -> tuple[np.ndarray, np.ndarray]:

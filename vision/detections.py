@@ -39,7 +39,10 @@ class Detections:
 
     ``xyxy`` (N, 4) float32 pixel boxes of the input image; ``confidence`` (N,) of the
     detector; ``face_up`` (N,) bool; ``code`` (N,) int tile codes (``UNKNOWN`` = -1 until
-    classified); ``code_confidence`` (N,) of the classifier.
+    classified); ``code_confidence`` (N,) of the classifier. Live video also carries each
+    tile's ``runner_up`` (N,) code, the name it would have if not its own (``UNKNOWN``: none),
+    with ``runner_up_confidence`` (N,): a meld whose tiles make none may be one by it
+    (``vision.readings.MeldReading.to_meld``).
     """
 
     xyxy: np.ndarray
@@ -47,17 +50,20 @@ class Detections:
     face_up: np.ndarray
     code: np.ndarray = field(default_factory=lambda: np.zeros((0,), dtype=np.int64))
     code_confidence: np.ndarray = field(default_factory=lambda: _f32(0))
+    runner_up: np.ndarray = field(default_factory=lambda: np.zeros((0,), dtype=np.int64))
+    runner_up_confidence: np.ndarray = field(default_factory=lambda: _f32(0))
 
     def __post_init__(self) -> None:
         n = len(self.xyxy)
         object.__setattr__(self, "xyxy", np.asarray(self.xyxy, dtype=np.float32).reshape(n, 4))
         object.__setattr__(self, "confidence", np.asarray(self.confidence, dtype=np.float32))
         object.__setattr__(self, "face_up", np.asarray(self.face_up, dtype=bool))
-        if len(self.code) != n:
-            object.__setattr__(self, "code", np.full((n,), UNKNOWN, dtype=np.int64))
-        if len(self.code_confidence) != n:
-            object.__setattr__(self, "code_confidence", _f32(n))
-        for name in ("confidence", "face_up", "code", "code_confidence"):
+        for codes, confs in (("code", "code_confidence"), ("runner_up", "runner_up_confidence")):
+            if len(getattr(self, codes)) != n:
+                object.__setattr__(self, codes, np.full((n,), UNKNOWN, dtype=np.int64))
+            if len(getattr(self, confs)) != n:
+                object.__setattr__(self, confs, _f32(n))
+        for name in ("confidence", "face_up", "code", "code_confidence", "runner_up", "runner_up_confidence"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} has {len(getattr(self, name))} entries, xyxy has {n}")
 
@@ -71,13 +77,7 @@ class Detections:
     def __getitem__(self, index: Any) -> Detections:
         if isinstance(index, int | np.integer):
             index = slice(int(index), int(index) + 1 or None)
-        return Detections(
-            xyxy=self.xyxy[index],
-            confidence=self.confidence[index],
-            face_up=self.face_up[index],
-            code=self.code[index],
-            code_confidence=self.code_confidence[index],
-        )
+        return Detections(**{f.name: getattr(self, f.name)[index] for f in fields(self)})
 
     def with_codes(self, code: np.ndarray, code_confidence: np.ndarray) -> Detections:
         """A copy carrying the classifier's tile codes."""
@@ -85,6 +85,19 @@ class Detections:
             self,
             code=np.asarray(code, dtype=np.int64),
             code_confidence=np.asarray(code_confidence, dtype=np.float32),
+        )
+
+    def with_runner_up(self, code: np.ndarray, confidence: np.ndarray) -> Detections:
+        """A copy carrying each tile's next likeliest name (``UNKNOWN``: none) and its confidence.
+
+        >>> d = Detections(np.zeros((1, 4)), np.ones(1), np.ones(1, bool)).with_codes(np.array([23]), np.array([.9]))
+        >>> str(Tile(int(d.with_runner_up(np.array([21]), np.array([.08]))[0].runner_up[0])))
+        '4s'
+        """
+        return replace(
+            self,
+            runner_up=np.asarray(code, dtype=np.int64),
+            runner_up_confidence=np.asarray(confidence, dtype=np.float32),
         )
 
     def scaled(self, sx: float, sy: float) -> Detections:

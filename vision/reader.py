@@ -22,7 +22,7 @@ from vision.classifier import (
     crop_boxes,
     one_of_each,
 )
-from vision.detections import Detections, box_iou
+from vision.detections import UNKNOWN, Detections, box_iou
 from vision.detector import TileDetector, largest_input
 from vision.row_crops import cut_along_rows
 from vision.way_up import WayUp
@@ -124,6 +124,10 @@ Classify = Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]]
 
 
 _KINDS = max(int(t) for t in Tile) + 1
+# Names a read of a tile keeps, likeliest first, where the classifier ranks them (``ranked``):
+# the ones after the first add up to a tile's runner-up, the name a meld group that makes no
+# meld may take instead (``vision.readings.MeldReading.to_meld``).
+GUESSES = 3
 
 
 @dataclass
@@ -134,6 +138,7 @@ class _Seen:
     boxes: np.ndarray
     thumbs: np.ndarray
     votes: np.ndarray  # (n, _KINDS): summed classifier confidence per tile code
+    guesses: np.ndarray  # (n, _KINDS): summed probability of each read's ``GUESSES`` likeliest codes
     age: np.ndarray
     steady: np.ndarray
 
@@ -156,8 +161,11 @@ class VideoReader:
       ``refresh`` frames. A tile's name is the vote of all its reads since it last changed:
       a borderline tile (九 or 五?) does not flip on one read, which would look to the
       smoother like a new tile laid in the old one's place.
+    - Each tile also carries its runner-up: the likeliest other name over the same reads,
+      by the probabilities of each read's ``GUESSES`` likeliest names (``Detections.runner_up``).
 
-    ``classify`` names crops: a ``TileClassifier`` or a calibrated set's ``PrototypeClassifier``.
+    ``classify`` names crops: a ``TileClassifier`` or a calibrated set's ``PrototypeClassifier``
+    (whose ``ranked`` gives the runner-ups; any other callable gives none).
     """
 
     def __init__(self, detector: TileDetector, classify: Classify, imgsz: int = LIVE_DETECT_SIZE,
@@ -234,26 +242,59 @@ class VideoReader:
         thumbs = self._thumbs(image, boxes) if len(up) else np.zeros((0, 64), np.float32)
         same, keep, steady = self._match(boxes, thumbs)
         votes = np.zeros((len(up), _KINDS), np.float32)
+        guesses = np.zeros((len(up), _KINDS), np.float32)
         age = np.zeros(len(up), np.int64)
         was = same >= 0
         if self._seen is not None and was.any():  # the same tile as last frame: its votes go on
             votes[was] = self._seen.votes[same[was]]
+            guesses[was] = self._seen.guesses[same[was]]
             age[was] = self._seen.age[same[was]] + 1
         fresh = np.flatnonzero(~keep)
         if len(fresh):
-            codes, conf = self.classify(crop_boxes(image, boxes[fresh]))
-            votes[fresh, codes] += conf
+            codes, conf = self._ranked(crop_boxes(image, boxes[fresh]))
+            votes[fresh, codes[:, 0]] += conf[:, 0]
+            guesses[fresh[:, None], codes] += conf  # a read's names are distinct: no index twice
             age[fresh] = 0
             self.classified += len(fresh)
-        self._seen = _Seen(boxes, thumbs, votes, age, steady)
-        if len(up):
-            share = votes / np.maximum(votes.sum(1, keepdims=True), 1e-9)
-            # one set on the table: one of each bonus tile. A tile that loses its name to a
-            # surer one and was never read as anything else keeps it, at confidence 0: the
-            # smoother gives it no weight
-            pick = one_of_each(share, ONE_IN_A_SET)
-            lost = share[np.arange(len(up)), pick] <= 0
-            pick[lost] = share[lost].argmax(1)
-            code[up] = pick
-            prob[up] = np.where(lost, 0.0, share[np.arange(len(up)), pick])
-        return dets.with_codes(code, prob)
+        self._seen = _Seen(boxes, thumbs, votes, guesses, age, steady)
+        if not len(up):
+            return dets.with_codes(code, prob)
+        share = votes / np.maximum(votes.sum(1, keepdims=True), 1e-9)
+        # one set on the table: one of each bonus tile. A tile that loses its name to a
+        # surer one and was never read as anything else keeps it, at confidence 0: the
+        # smoother gives it no weight
+        pick = one_of_each(share, ONE_IN_A_SET)
+        lost = share[np.arange(len(up)), pick] <= 0
+        pick[lost] = share[lost].argmax(1)
+        code[up] = pick
+        prob[up] = np.where(lost, 0.0, share[np.arange(len(up)), pick])
+        second = np.full(len(dets), UNKNOWN, np.int64)
+        second_prob = np.zeros(len(dets), np.float32)
+        second[up], second_prob[up] = _runner_up(guesses, pick)
+        return dets.with_codes(code, prob).with_runner_up(second, second_prob)
+
+    def _ranked(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(N, k) codes and probabilities of the crops' likeliest names, likeliest first: the
+        classifier's ``GUESSES`` where it ranks them, else its one name."""
+        ranked = getattr(self.classify, "ranked", None)
+        if callable(ranked):
+            codes, conf = ranked(crops, GUESSES)
+            return np.asarray(codes, np.int64), np.asarray(conf, np.float32)
+        codes, conf = self.classify(crops)
+        return np.asarray(codes, np.int64).reshape(-1, 1), np.asarray(conf, np.float32).reshape(-1, 1)
+
+
+def _runner_up(guesses: np.ndarray, pick: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's likeliest code but ``pick``'s, and its share of the row's summed
+    probability; ``UNKNOWN`` and 0 where no read gave another name.
+
+    >>> g = np.array([[0, 6, 3, 1], [0, 5, 0, 0.]])
+    >>> _runner_up(g, np.array([1, 1]))
+    (array([ 2, -1]), array([0.3, 0. ], dtype=float32))
+    """
+    other = guesses.copy()
+    other[np.arange(len(pick)), pick] = 0
+    best = other.argmax(1)
+    weight = other[np.arange(len(pick)), best]
+    share = (weight / np.maximum(guesses.sum(1), 1e-9)).astype(np.float32)
+    return np.where(weight > 0, best, UNKNOWN), share

@@ -16,6 +16,7 @@ variant's set lacks, a weak read) for the person to confirm; nothing is dropped.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -40,6 +41,9 @@ __all__ = [
 
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels of the input image
 LOW_CONFIDENCE = 0.5  # below this a read is shown as doubtful
+# A tile's runner-up (live video's likeliest other name) may name it in a meld group that makes
+# no meld as read only when at least this likely (``MeldReading.to_meld``).
+RUNNER_UP_FLOOR = 0.05
 
 
 class ReadingError(ValueError):
@@ -57,6 +61,8 @@ class TileItem:
     doubt: str = ""  # why a person should confirm it; "" when the read is trusted
     track: int | None = None  # live video: the tracker's id for this tile
     found: float = 1.0  # the detector's confidence that a tile lies here (``confidence`` is the lesser of it and the name's)
+    runner_up: Tile | None = None  # live video: its likeliest other name (``Detections.runner_up``) ...
+    runner_up_confidence: float = 0.0  # ... and how likely that is
 
     @property
     def face_up(self) -> bool:
@@ -107,10 +113,47 @@ class MeldReading:
     def to_meld(self) -> Meld:
         """The engine's meld. Raises ``ReadingError`` quoting the tiles if they form none.
 
+        Where the tiles as named form none, but do with some named by their runner-ups (live
+        video: the likeliest other name of each, at least ``RUNNER_UP_FLOOR`` likely), the
+        likeliest such meld: a tile misread in a meld group is most often misread as its
+        look-alike, and a group laid as a meld is one.
+
         >>> b = TileItem(Tile.BACK, (0, 0, 1, 1)); f = TileItem(Tile.P2, (0, 0, 1, 1))
         >>> str(MeldReading((b, f, f, b), concealed=True).to_meld())
         '(2222p)'
+        >>> s = lambda code, conf=0.9, *second: TileItem(Tile.parse(code), (0, 0, 1, 1), conf, *second)
+        >>> turned = replace(s("4s", 0.8), turned=True, runner_up=Tile.S6, runner_up_confidence=0.1)
+        >>> meld = MeldReading((turned, s("7s"), s("8s")), called=True).to_meld()
+        >>> str(meld), meld.called
+        ('[678s]', Tile.S6)
+        >>> MeldReading((replace(turned, runner_up_confidence=0.01), s("7s"), s("8s"))).to_meld()
+        Traceback (most recent call last):
+        ...
+        vision.readings.ReadingError: meld '4s 7s 8s' is not a meld: '478s' is not a meld (chow, pung, kang, Beauty or NEWS)
         """
+        problem: ReadingError | None = None
+        for reading in itertools.chain((self,), self._by_runner_ups()):
+            try:
+                return reading._as_named()
+            except ReadingError as exc:
+                problem = problem or exc
+        assert problem is not None
+        raise problem
+
+    def _by_runner_ups(self) -> Iterator[MeldReading]:
+        """This group with one tile or more named by its runner-up, likeliest first (the
+        product of the names' confidences)."""
+        choices = [[(i, max(i.confidence, 1e-3))] for i in self.items]
+        for k, i in enumerate(self.items):
+            if i.face_up and i.runner_up not in (None, Tile.BACK) and i.runner_up_confidence >= RUNNER_UP_FLOOR:
+                renamed = replace(i, tile=i.runner_up, confidence=i.runner_up_confidence,
+                                  runner_up=i.tile, runner_up_confidence=i.confidence)
+                choices[k].append((renamed, i.runner_up_confidence))
+        combos = list(itertools.product(*choices))[1:]  # the first is every tile as read
+        for combo in sorted(combos, key=lambda combo: -math.prod(conf for _, conf in combo)):
+            yield replace(self, items=tuple(item for item, _ in combo))
+
+    def _as_named(self) -> Meld:
         tiles = list(self.tiles)
         if Tile.BACK in tiles:
             raise ReadingError(f"meld {_codes(self.items)!r}: face-down tiles whose face is unknown")

@@ -81,7 +81,7 @@ def to_items(dets: Detections | Sequence[TileItem]) -> list[TileItem]:
 
     >>> d = Detections(np.array([[0, 0, 10, 14.]]), np.array([.8]), np.array([True]))
     >>> to_items(d.with_codes(np.array([4]), np.array([.9])))[0]
-    TileItem(tile=Tile.M5, box=(0.0, 0.0, 10.0, 14.0), confidence=0.8, turned=False, doubt='', track=None, found=0.8)
+    TileItem(tile=Tile.M5, box=(0.0, 0.0, 10.0, 14.0), confidence=0.8, turned=False, doubt='', track=None, found=0.8, runner_up=None, runner_up_confidence=0.0)
     """
     if not isinstance(dets, Detections):
         return list(dets)
@@ -91,8 +91,10 @@ def to_items(dets: Detections | Sequence[TileItem]) -> list[TileItem]:
         box = tuple(float(v) for v in dets.xyxy[i])
         conf = round(float(dets.confidence[i]), 4)
         if dets.face_up[i] and code >= 0:
+            second = int(dets.runner_up[i])
             items.append(TileItem(Tile(code), box, min(conf, round(float(dets.code_confidence[i]), 4)),  # type: ignore[arg-type]
-                                  found=conf))
+                                  found=conf, runner_up=Tile(second) if second >= 0 else None,
+                                  runner_up_confidence=round(float(dets.runner_up_confidence[i]), 4)))
         else:
             doubt = "" if not dets.face_up[i] or code >= 0 else "face up but not read"
             items.append(TileItem(Tile.BACK, box, conf, doubt=doubt, found=conf))  # type: ignore[arg-type]

@@ -50,6 +50,7 @@ class Track:
     id: int
     box: np.ndarray
     votes: deque[tuple[Tile, float]]
+    runner_ups: deque[tuple[Tile | None, float]] = field(default_factory=deque)  # each vote's next name
     hits: int = 1  # consecutive frames seen (while tentative)
     misses: int = 0  # consecutive frames missed
     hidden: int = 0  # consecutive frames missed while much of the table was hidden
@@ -65,11 +66,31 @@ class Track:
         tile, weight = max(tally.items(), key=lambda kv: kv[1])
         return tile, weight / sum(tally.values())
 
+    def runner_up(self, tile: Tile) -> tuple[Tile | None, float]:
+        """The likeliest name but ``tile`` over the votes (each vote's own name where it is
+        another, and its runner-up), and its mean confidence a vote; None, 0 if there is none.
+
+        >>> tr = Track(0, np.zeros(4), deque([(Tile.S4, .9), (Tile.S6, .7)]), deque([(Tile.S6, .1), (Tile.S4, .3)]))
+        >>> tr.runner_up(Tile.S4)
+        (Tile.S6, 0.4)
+        """
+        tally: dict[Tile, float] = {}
+        for (name, conf), (second, second_conf) in zip(self.votes, self.runner_ups, strict=False):
+            for other, weight in ((name, conf), (second, second_conf)):
+                if other is not None and other != tile:
+                    tally[other] = tally.get(other, 0.0) + weight
+        if not tally:
+            return None, 0.0
+        other, weight = max(tally.items(), key=lambda kv: kv[1])
+        return other, round(weight / len(self.votes), 4)
+
     def item(self) -> TileItem:
         tile, share = self.name()
         confs = [c for t, c in self.votes if t == tile]
         box = tuple(self.box.tolist())  # every steady tile, every frame: plain Python is faster here
-        return TileItem(tile, box, round(share * float(sum(confs)) / len(confs), 4), track=self.id)
+        second, second_conf = self.runner_up(tile) if tile is not Tile.BACK else (None, 0.0)
+        return TileItem(tile, box, round(share * float(sum(confs)) / len(confs), 4), track=self.id,
+                        runner_up=second, runner_up_confidence=second_conf)
 
 
 @dataclass
@@ -138,8 +159,10 @@ class TileSmoother:
                      and o.name()[0] == tile and self._replaced_by(o) is not None]
             if taken:
                 old = taken[0]
-                new = Track(self._next_id, old.box.copy(), deque(list(old.votes)[-max(1, self.appear):],
-                            maxlen=self.votes), hits=old.hits, confirmed=True, first_seen=now, confirmed_at=now)
+                recent = max(1, self.appear)
+                new = Track(self._next_id, old.box.copy(), deque(list(old.votes)[-recent:], maxlen=self.votes),
+                            deque(list(old.runner_ups)[-recent:], maxlen=self.votes), hits=old.hits,
+                            confirmed=True, first_seen=now, confirmed_at=now)
                 self._next_id += 1
                 self.tracks[self.tracks.index(old)] = new
                 fresh.append(new)
@@ -174,6 +197,7 @@ class TileSmoother:
         a = self.smoothing
         tr.box = (1 - a) * tr.box + a * box
         tr.votes.append((item.tile, item.confidence))
+        tr.runner_ups.append((item.runner_up, item.runner_up_confidence))
         tr.misses = 0
         tr.hits += 1
         if not tr.confirmed and tr.hits >= self.appear:
@@ -182,7 +206,9 @@ class TileSmoother:
 
     def _new(self, box: np.ndarray, item: TileItem, now: float) -> None:
         votes: deque[tuple[Tile, float]] = deque([(item.tile, item.confidence)], maxlen=self.votes)
-        tr = Track(self._next_id, box.copy(), votes, first_seen=now)
+        seconds: deque[tuple[Tile | None, float]] = deque([(item.runner_up, item.runner_up_confidence)],
+                                                         maxlen=self.votes)
+        tr = Track(self._next_id, box.copy(), votes, seconds, first_seen=now)
         if self.appear <= 1:
             tr.confirmed, tr.confirmed_at = True, now
         self._next_id += 1

@@ -217,3 +217,20 @@ def test_a_flower_read_under_another_name_keeps_its_announced_name_for_the_overl
     det.update(seen)
     assert [i.tile for i in det.as_announced(seen).seat(Seat.SOUTH).flowers] == [Tile.parse("6f"), Tile.parse("7f")]
     assert [i.tile for i in seen.seat(Seat.SOUTH).flowers] == [Tile.parse("5f"), Tile.parse("7f")]  # untouched
+
+
+def test_a_chow_whose_called_tile_is_misread_is_announced_by_its_runner_up() -> None:
+    """The web demo's East calls North's 6s and lays it sideways; from some boxes the
+    classifier reads that 6s as 4s (6s its runner-up), and 4s 7s 8s is no meld: the chow
+    came two steps late and the turn went wrong (stop 52)."""
+    from dataclasses import replace
+
+    det = EventDetector(first=Seat.NORTH)
+    det.update(TableReading(), now=0.0)
+    discard = TileItem(Tile.S6, (500.0, 500.0, 510.0, 514.0), 0.9, track=1)
+    assert [str(e) for e in det.update(TableReading(discards=(discard,)), now=1.0)] == ["North discards 6s (6 bamboo)"]
+    turned = replace(_item("4s", 0, 1), turned=True, runner_up=Tile.S6, runner_up_confidence=0.15)
+    chow = MeldReading((turned, _item("7s", 10, 2), _item("8s", 20, 3)), called=True)
+    events = det.update(TableReading({Seat.EAST: SeatReading(Seat.EAST, melds=(chow,))}), now=2.0)
+    assert [str(e) for e in events] == ["East: chow of 678s from North"]
+    assert isinstance(events[0], MeldSeen) and events[0].called is Tile.S6

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,6 +13,7 @@ from engine.ruleset import find_ruleset
 from engine.seats import Seat
 from engine.tiles import Tile, parse_tiles
 from vision.readings import (
+    RUNNER_UP_FLOOR,
     HandReading,
     MeldReading,
     ReadingError,
@@ -51,6 +54,39 @@ def test_bad_meld_is_a_reading_error_quoting_tiles() -> None:
     r = HandReading(items("123m"), (MeldReading(items("135p")),))
     with pytest.raises(ReadingError, match="1p 3p 5p"):
         r.to_hand()
+
+
+def guessed(item: TileItem, runner_up: str, share: float) -> TileItem:
+    return replace(item, runner_up=Tile.parse(runner_up), runner_up_confidence=share)
+
+
+def test_a_meld_group_misread_by_one_tile_is_the_meld_its_runner_up_makes() -> None:
+    six, seven, eight = items("678s", 0.9)
+    misread = replace(six, tile=Tile.S4, turned=True)  # the called 6s, lying sideways, read as 4s
+    meld = MeldReading((guessed(misread, "6s", 0.12), seven, eight), called=True).to_meld()
+    assert (meld.kind, meld.tiles, meld.called) == (MeldKind.CHOW, (Tile.S6, Tile.S7, Tile.S8), Tile.S6)
+    # of two ways to make a meld, the likelier: 5p 5p 6p as 555p (6p's runner-up) or as 456p
+    five, five_too, six_p = items("556p", 0.9)
+    for as_four, as_five, meld_of in [(0.1, 0.3, "555p"), (0.3, 0.1, "456p")]:
+        group = MeldReading((guessed(five, "4p", as_four), five_too, guessed(six_p, "5p", as_five)))
+        assert group.to_meld().tiles == tuple(parse_tiles(meld_of))
+    with pytest.raises(ReadingError, match="4s 7s 8s"):  # a runner-up below the floor names nothing
+        MeldReading((guessed(misread, "6s", RUNNER_UP_FLOOR / 2), seven, eight), called=True).to_meld()
+
+
+def test_a_secret_kang_whose_faces_differ_takes_the_likelier_face() -> None:
+    back, two, four = TileItem(Tile.BACK, (0, 0, 1, 1)), *items("2p4p", 0.9)
+    meld = MeldReading((back, guessed(two, "4p", 0.2), guessed(four, "2p", 0.4), back), concealed=True).to_meld()
+    assert str(meld) == "(2222p)"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["123m", "789p", "555s", "7777z", "3333m", "345s"]),
+       st.lists(st.tuples(st.integers(0, 33), st.floats(0.0, 1.0)), min_size=4, max_size=4))
+def test_a_group_that_is_a_meld_as_read_is_never_renamed(tiles: str, seconds: list[tuple[int, float]]) -> None:
+    plain = MeldReading(items(tiles, 0.6))
+    guessing = MeldReading(tuple(guessed(i, str(Tile(c)), p) for i, (c, p) in zip(plain.items, seconds, strict=False)))
+    assert guessing.to_meld() == plain.to_meld()
 
 
 def test_fifth_copy_is_flagged_never_dropped() -> None:

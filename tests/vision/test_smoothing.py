@@ -142,3 +142,15 @@ def test_a_covered_camera_keeps_the_table_for_a_while() -> None:
         s.update(frame(*ROW))
     kept = [len(s.update([])) for _ in range(4 * 3 + 4)]  # black frames: everything gone at once
     assert kept[:12] == [10] * 12 and kept[-1] == 0  # held, then let go
+
+
+def test_a_tile_carries_its_likeliest_other_name() -> None:
+    from dataclasses import replace
+
+    s = TileSmoother(appear=2, votes=4)
+    reads = [(Tile.S4, Tile.S6, 0.2), (Tile.S4, Tile.S9, 0.1), (Tile.S6, Tile.S4, 0.3), (Tile.S4, Tile.S6, 0.2)]
+    for name, second, share in reads:
+        out = s.update([replace(i, runner_up=second, runner_up_confidence=share) for i in frame((name, 0.0, 0.0))])
+    # 6s: runner-up twice (0.2 + 0.2) and read once (0.9), over four frames; 9s: 0.1
+    assert [(i.tile, i.runner_up, i.runner_up_confidence) for i in out] == [(Tile.S4, Tile.S6, 0.325)]
+    assert s.update(frame((Tile.S4, 0.0, 0.0)))[0].runner_up is Tile.S6  # frames without one count as nothing

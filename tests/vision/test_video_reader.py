@@ -205,3 +205,40 @@ def test_one_set_on_the_table_names_each_flower_once() -> None:
     both = never(frame([100, 100]))  # read as nothing else: the name stays, with no weight
     assert [Tile(int(c)) for c in both.code] == [Tile.FLOWER1, Tile.FLOWER1]
     assert both.code_confidence.tolist() == [1.0, 0.0]
+
+
+class Ranking:
+    """Ranks every crop by the next entry of ``script``: (codes, probabilities), likeliest first."""
+
+    def __init__(self, script: list[tuple[list[Tile], list[float]]]) -> None:
+        self.script = script
+
+    def __call__(self, crops):  # noqa: ANN001, ANN204
+        codes, probs = self.ranked(crops, 1)
+        return codes[:, 0], probs[:, 0]
+
+    def ranked(self, crops, k):  # noqa: ANN001, ANN201
+        codes, probs = self.script.pop(0)
+        return (np.tile(np.array([int(c) for c in codes[:k]], np.int64), (len(crops), 1)),
+                np.tile(np.array(probs[:k], np.float32), (len(crops), 1)))
+
+
+def test_each_tile_carries_its_runner_up_over_its_reads() -> None:
+    det = FakeDetector()
+    det.boxes = BOXES[:1]
+    script = [([Tile.S4, Tile.S6, Tile.S9], [0.9, 0.08, 0.02]),
+              ([Tile.S6, Tile.S4, Tile.S9], [0.7, 0.25, 0.05])]
+    reader = VideoReader(det, Ranking(script), settle=3)
+    first = reader(frame([100]))
+    assert (Tile(int(first.code[0])), Tile(int(first.runner_up[0]))) == (Tile.S4, Tile.S6)
+    assert abs(float(first.runner_up_confidence[0]) - 0.08) < 1e-6
+    second = reader(frame([100]))  # votes 4s 0.9, 6s 0.7; the three names' sums 1.15, 0.78, 0.07
+    assert (Tile(int(second.code[0])), Tile(int(second.runner_up[0]))) == (Tile.S4, Tile.S6)
+    assert abs(float(second.runner_up_confidence[0]) - 0.78 / 2) < 1e-6
+
+
+def test_a_classifier_that_ranks_nothing_gives_no_runner_up() -> None:
+    det = FakeDetector()
+    det.boxes = BOXES[:2]
+    out = VideoReader(det, CountingClassifier())(frame([10, 100]))
+    assert out.runner_up.tolist() == [-1, -1] and out.runner_up_confidence.tolist() == [0.0, 0.0]
