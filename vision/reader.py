@@ -289,8 +289,9 @@ def _runner_up(guesses: np.ndarray, pick: np.ndarray) -> tuple[np.ndarray, np.nd
     probability; ``UNKNOWN`` and 0 where no read gave another name.
 
     >>> g = np.array([[0, 6, 3, 1], [0, 5, 0, 0.]])
-    >>> _runner_up(g, np.array([1, 1]))
-    (array([ 2, -1]), array([0.3, 0. ], dtype=float32))
+    >>> code, share = _runner_up(g, np.array([1, 1]))
+    >>> code.tolist(), share.astype(float).round(3).tolist()
+    ([2, -1], [0.3, 0.0])
     """
     other = guesses.copy()
     other[np.arange(len(pick)), pick] = 0
