@@ -218,7 +218,9 @@ class EventDetector:
     def as_announced(self, reading: TableReading) -> TableReading:
         """``reading`` with each flower on an announced track under the name it was announced
         by, so that the overlay names the tile the referee recorded (the web demo's far Summer,
-        read as Spring once a hand had passed over it, was labelled F5 beside the panel's F6).
+        read as Spring once a hand had passed over it, was labelled F5 beside the panel's F6),
+        and each meld's tiles as its meld names them (``MeldReading.named``: a tile misread in
+        a meld group may be named by its runner-up).
 
         >>> from vision.readings import SeatReading
         >>> det = EventDetector()
@@ -228,14 +230,12 @@ class EventDetector:
         >>> det.as_announced(south("5f")).seat(Seat.SOUTH).flowers[0].tile
         Tile.SEASON2
         """
-        if not self._flower_tracks:  # no flower announced yet: nothing to rename
-            return reading
-
         def named(i: TileItem) -> TileItem:
             announced = self._flower_tracks.get(i.track) if i.track is not None and i.face_up else None
             return i if announced is None or announced[1] is i.tile else replace(i, tile=announced[1])
 
-        seats = {seat: replace(sr, flowers=tuple(map(named, sr.flowers))) for seat, sr in reading.seats.items()}
+        seats = {seat: replace(sr, flowers=tuple(map(named, sr.flowers)), melds=tuple(m.named() for m in sr.melds))
+                 for seat, sr in reading.seats.items()}
         return replace(reading, seats=seats)
 
     # -- melds ---------------------------------------------------------------------------------

@@ -131,14 +131,19 @@ class MeldReading:
         ...
         vision.readings.ReadingError: meld '4s 7s 8s' is not a meld: '478s' is not a meld (chow, pung, kang, Beauty or NEWS)
         """
-        problem: ReadingError | None = None
+        return self.named()._as_named()
+
+    def named(self) -> MeldReading:
+        """This group with its tiles named as ``to_meld`` reads them: itself when its tiles as
+        read form a meld or no runner-ups make one, else with the runner-ups that do (the
+        overlay then names the tiles the meld was announced with)."""
         for reading in itertools.chain((self,), self._by_runner_ups()):
             try:
-                return reading._as_named()
-            except ReadingError as exc:
-                problem = problem or exc
-        assert problem is not None
-        raise problem
+                reading._as_named()
+            except ReadingError:
+                continue
+            return reading
+        return self
 
     def _by_runner_ups(self) -> Iterator[MeldReading]:
         """This group with one tile or more named by its runner-up, likeliest first (the

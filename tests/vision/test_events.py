@@ -234,3 +234,5 @@ def test_a_chow_whose_called_tile_is_misread_is_announced_by_its_runner_up() -> 
     events = det.update(TableReading({Seat.EAST: SeatReading(Seat.EAST, melds=(chow,))}), now=2.0)
     assert [str(e) for e in events] == ["East: chow of 678s from North"]
     assert isinstance(events[0], MeldSeen) and events[0].called is Tile.S6
+    shown = det.as_announced(TableReading({Seat.EAST: SeatReading(Seat.EAST, melds=(chow,))}))
+    assert shown.seat(Seat.EAST).melds[0].tiles == (Tile.S6, Tile.S7, Tile.S8)  # the overlay as announced
