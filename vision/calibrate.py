@@ -702,9 +702,12 @@ class CalibratedReader:
         from vision.classifier import crop_boxes
 
         dets: Detections = self.reader.detector(image) if hasattr(self.reader, "detector") else self.reader(image)
-        code = np.full(len(dets), int(Tile.BACK), np.int64)
-        prob = np.ones(len(dets), np.float32)
+        code = np.full((len(dets), 2), -1, np.int64)  # the name, and the runner-up (-1: none)
+        code[:, 0] = int(Tile.BACK)
+        prob = np.zeros((len(dets), 2), np.float32)
+        prob[:, 0] = 1.0
         up = np.flatnonzero(dets.face_up)
         if len(up):
-            code[up], prob[up] = self.classifier(crop_boxes(image, dets.xyxy[up]))
-        return dets.with_codes(code, prob)
+            ranked, probs = self.classifier.ranked(crop_boxes(image, dets.xyxy[up]), 2)
+            code[up, : ranked.shape[1]], prob[up, : ranked.shape[1]] = ranked, probs
+        return dets.with_codes(code[:, 0], prob[:, 0]).with_runner_up(code[:, 1], prob[:, 1])

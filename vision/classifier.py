@@ -358,12 +358,22 @@ class TileClassifier:
         (``vision.row_crops.cut_along_rows``); with a ``way_up`` probe, each of at least
         ``WAY_UP_ROW`` tiles that looks upside down (a hand photographed from across the
         table) is read turned half round."""
+        codes, probs = self.one_picture_ranked(crops, rows)
+        return codes[:, 0], probs[:, 0]
+
+    def one_picture_ranked(self, crops: Sequence[np.ndarray],
+                           rows: Sequence[np.ndarray] = ()) -> tuple[np.ndarray, np.ndarray]:
+        """As ``one_picture``, with each crop's runner-up: codes (N, 2) and probabilities
+        (N, 2), its name first, then the likeliest other."""
         p, crops = self._photo_probabilities(crops, rows)
         if len(p):  # the ink only of crops read as one-of-a-kind tiles: a few a picture
             asked = ONE_IN_A_SET[self.codes[p.argmax(1)]]
             p = by_set_ink(p, self.codes, [index_ink(_bgr(c)) if a else 0 for c, a in zip(crops, asked, strict=True)])
         idx = one_of_each(p, self.single)
-        return self.codes[idx], p[np.arange(len(idx)), idx]
+        rest = p.copy()
+        rest[np.arange(len(idx)), idx] = -1.0
+        order = np.stack([idx, rest.argmax(1) if len(p) else idx], 1).astype(np.int64)
+        return self.codes[order], np.take_along_axis(p, order, 1)
 
     def _photo_probabilities(self, crops: Sequence[np.ndarray],
                              rows: Sequence[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:

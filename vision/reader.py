@@ -108,13 +108,16 @@ class TileReader:
         """Name the face-up tiles of ``dets`` from crops of ``image``, cut along their rows
         (``vision.row_crops``), together: one picture shows one set, so no flower, season,
         animal or royal tile is named twice, and a row that looks upside down is read
-        turned (``TileClassifier.one_picture``)."""
-        code = np.full(len(dets), int(Tile.BACK), dtype=np.int64)
-        prob = np.ones(len(dets), dtype=np.float32)
+        turned (``TileClassifier.one_picture``). Each keeps its runner-up too
+        (``Detections.runner_up``): a meld group may be named by it."""
+        code = np.full((len(dets), 2), UNKNOWN, dtype=np.int64)
+        code[:, 0] = int(Tile.BACK)
+        prob = np.zeros((len(dets), 2), dtype=np.float32)
+        prob[:, 0] = 1.0
         up = np.flatnonzero(dets.face_up)
         if len(up):
-            code[up], prob[up] = self.classifier.one_picture(*cut_along_rows(image, dets.xyxy[up]))
-        return dets.with_codes(code, prob)
+            code[up], prob[up] = self.classifier.one_picture_ranked(*cut_along_rows(image, dets.xyxy[up]))
+        return dets.with_codes(code[:, 0], prob[:, 0]).with_runner_up(code[:, 1], prob[:, 1])
 
     def __call__(self, image: np.ndarray) -> Detections:
         return self.classify(image, self.detect(image)[0])

@@ -151,8 +151,9 @@ class MeldReading:
         choices = [[(i, max(i.confidence, 1e-3))] for i in self.items]
         for k, i in enumerate(self.items):
             if i.face_up and i.runner_up not in (None, Tile.BACK) and i.runner_up_confidence >= RUNNER_UP_FLOOR:
+                why = f"read as {i.tile} ({i.confidence:.2f} sure); {i.runner_up}, its runner-up, makes the meld"
                 renamed = replace(i, tile=i.runner_up, confidence=i.runner_up_confidence,
-                                  runner_up=i.tile, runner_up_confidence=i.confidence)
+                                  runner_up=i.tile, runner_up_confidence=i.confidence, doubt=i.doubt or why)
                 choices[k].append((renamed, i.runner_up_confidence))
         combos = list(itertools.product(*choices))[1:]  # the first is every tile as read
         for combo in sorted(combos, key=lambda combo: -math.prod(conf for _, conf in combo)):

@@ -815,6 +815,9 @@ class HandRegions:
         melds, flowers, others = self._groups(hand_run, runs, short, long_side, image_size)
         others += [back] if back is not None else []
         others += slivers + small
+        # grouped by the names as read; then a group that makes no meld so may by its tiles'
+        # runner-ups (``MeldReading.named``: flagged for the person to confirm)
+        melds = [m.named() for m in melds]
         return HandReading(tuple(concealed), tuple(melds), tuple(flowers), tuple(others), image_size)
 
     def _slivers_at_the_ends(self, hand: Row, image_size: tuple[int, int] | None) -> list[TileItem]:

@@ -220,7 +220,7 @@ def test_a_flower_read_under_another_name_keeps_its_announced_name_for_the_overl
 
 
 def test_a_chow_whose_called_tile_is_misread_is_announced_by_its_runner_up() -> None:
-    """The web demo's East calls North's 6s and lays it sideways; from some boxes the
+    """The web demo's East chows 678s from North, its 6s laid sideways; from some boxes the
     classifier reads that 6s as 4s (6s its runner-up), and 4s 7s 8s is no meld: the chow
     came two steps late and the turn went wrong (stop 52)."""
     from dataclasses import replace

@@ -61,6 +61,16 @@ def test_classifier_names_a_crop(reader: TileReader) -> None:
     assert len(codes) == len(tiles) and ((probs > 0) & (probs <= 1.0001)).all()
 
 
+def test_each_face_up_tile_keeps_its_runner_up(reader: TileReader) -> None:
+    image = load_image(sorted((DATA / "images").glob("*.jpg"))[0])
+    out = reader(image)
+    up = out.face_up
+    assert up.any() and (~up).any()
+    assert (out.runner_up[up] >= 0).all() and (out.runner_up[up] != out.code[up]).all()
+    assert ((out.runner_up_confidence[up] >= 0) & (out.runner_up_confidence[up] <= 1.0001)).all()
+    assert (out.runner_up[~up] == -1).all() and (out.runner_up_confidence[~up] == 0).all()
+
+
 def _face_up_crops() -> list[np.ndarray]:
     """Crops of the face-up tiles of the first committed rendered image, on their true boxes."""
     side = sorted((DATA / "labels").glob("*.json"))[0]

@@ -841,3 +841,17 @@ def test_melds_laid_flat_before_a_low_camera_are_melds_not_dice() -> None:
     assert [m.items for m in old.melds] == [tuple(chow)]
     anything = HandRegions(tile_area=0.0)([*hand, *chow, *east, *bams, *flowers, *dice], (1200, 900))
     assert tuple(dice) in [m.items for m in anything.melds]  # the dice were set aside by their size
+
+
+def test_a_meld_misread_by_one_tile_is_named_by_its_runner_up_and_flagged() -> None:
+    rng = np.random.default_rng(7)
+    concealed = list(parse_tiles("1234567m123p45s7z"))
+    items = layout_items(concealed, [(list(parse_tiles("678s")), 0, False)], [], 0.1, 0.5, rng)
+    k = next(n for n, i in enumerate(items) if i.tile is Tile.S6)
+    items[k] = replace(items[k], tile=Tile.S4, runner_up=Tile.S6, runner_up_confidence=0.2)  # its 6s read as 4s
+    got = HandRegions()(items)
+    assert [i.tile for i in got.concealed] == concealed  # grouped as before: by the names as read
+    meld = got.melds[0]
+    assert meld.tiles == tuple(parse_tiles("678s")) and meld.items[0].turned
+    assert "read as 4s" in meld.items[0].doubt and not meld.items[1].doubt
+    assert str(got.to_hand().melds[0]) == "[678s]"
