@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
-from vision.detections import Detections
+from vision.detections import UNKNOWN, Detections
 
 __all__ = [
     "CalibrationError",
@@ -702,7 +702,7 @@ class CalibratedReader:
         from vision.classifier import crop_boxes
 
         dets: Detections = self.reader.detector(image) if hasattr(self.reader, "detector") else self.reader(image)
-        code = np.full((len(dets), 2), -1, np.int64)  # the name, and the runner-up (-1: none)
+        code = np.full((len(dets), 2), UNKNOWN, np.int64)  # the name, and the runner-up
         code[:, 0] = int(Tile.BACK)
         prob = np.zeros((len(dets), 2), np.float32)
         prob[:, 0] = 1.0

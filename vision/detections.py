@@ -39,9 +39,9 @@ class Detections:
 
     ``xyxy`` (N, 4) float32 pixel boxes of the input image; ``confidence`` (N,) of the
     detector; ``face_up`` (N,) bool; ``code`` (N,) int tile codes (``UNKNOWN`` = -1 until
-    classified); ``code_confidence`` (N,) of the classifier. Live video also carries each
+    classified); ``code_confidence`` (N,) of the classifier. The readers also give each
     tile's ``runner_up`` (N,) code, the name it would have if not its own (``UNKNOWN``: none),
-    with ``runner_up_confidence`` (N,): a meld whose tiles make none may be one by it
+    with ``runner_up_confidence`` (N,): a meld group whose tiles make none may be one by it
     (``vision.readings.MeldReading.to_meld``).
     """
 

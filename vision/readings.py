@@ -41,8 +41,8 @@ __all__ = [
 
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2 in pixels of the input image
 LOW_CONFIDENCE = 0.5  # below this a read is shown as doubtful
-# A tile's runner-up (live video's likeliest other name) may name it in a meld group that makes
-# no meld as read only when at least this likely (``MeldReading.to_meld``).
+# A tile's runner-up (the reader's likeliest other name for it) may name it in a meld group
+# that makes no meld as read only when at least this likely (``MeldReading.to_meld``).
 RUNNER_UP_FLOOR = 0.05
 
 
@@ -61,7 +61,7 @@ class TileItem:
     doubt: str = ""  # why a person should confirm it; "" when the read is trusted
     track: int | None = None  # live video: the tracker's id for this tile
     found: float = 1.0  # the detector's confidence that a tile lies here (``confidence`` is the lesser of it and the name's)
-    runner_up: Tile | None = None  # live video: its likeliest other name (``Detections.runner_up``) ...
+    runner_up: Tile | None = None  # its likeliest other name (``Detections.runner_up``) ...
     runner_up_confidence: float = 0.0  # ... and how likely that is
 
     @property
@@ -113,15 +113,15 @@ class MeldReading:
     def to_meld(self) -> Meld:
         """The engine's meld. Raises ``ReadingError`` quoting the tiles if they form none.
 
-        Where the tiles as named form none, but do with some named by their runner-ups (live
-        video: the likeliest other name of each, at least ``RUNNER_UP_FLOOR`` likely), the
-        likeliest such meld: a tile misread in a meld group is most often misread as its
-        look-alike, and a group laid as a meld is one.
+        Where the tiles as named form none, but do with some named by their runner-ups (the
+        likeliest other name of each, at least ``RUNNER_UP_FLOOR`` likely), the likeliest
+        such meld: a tile misread in a meld group is most often misread as its look-alike,
+        and a group laid as a meld is one.
 
         >>> b = TileItem(Tile.BACK, (0, 0, 1, 1)); f = TileItem(Tile.P2, (0, 0, 1, 1))
         >>> str(MeldReading((b, f, f, b), concealed=True).to_meld())
         '(2222p)'
-        >>> s = lambda code, conf=0.9, *second: TileItem(Tile.parse(code), (0, 0, 1, 1), conf, *second)
+        >>> s = lambda code, conf=0.9: TileItem(Tile.parse(code), (0, 0, 1, 1), conf)
         >>> turned = replace(s("4s", 0.8), turned=True, runner_up=Tile.S6, runner_up_confidence=0.1)
         >>> meld = MeldReading((turned, s("7s"), s("8s")), called=True).to_meld()
         >>> str(meld), meld.called
