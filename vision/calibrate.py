@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
-from vision.detections import UNKNOWN, Detections
+from vision.detections import Detections
 
 __all__ = [
     "CalibrationError",
@@ -702,12 +702,4 @@ class CalibratedReader:
         from vision.classifier import crop_boxes
 
         dets: Detections = self.reader.detector(image) if hasattr(self.reader, "detector") else self.reader(image)
-        code = np.full((len(dets), 2), UNKNOWN, np.int64)  # the name, and the runner-up
-        code[:, 0] = int(Tile.BACK)
-        prob = np.zeros((len(dets), 2), np.float32)
-        prob[:, 0] = 1.0
-        up = np.flatnonzero(dets.face_up)
-        if len(up):
-            ranked, probs = self.classifier.ranked(crop_boxes(image, dets.xyxy[up]), 2)
-            code[up, : ranked.shape[1]], prob[up, : ranked.shape[1]] = ranked, probs
-        return dets.with_codes(code[:, 0], prob[:, 0]).with_runner_up(code[:, 1], prob[:, 1])
+        return dets.with_face_up_names(*self.classifier.ranked(crop_boxes(image, dets.xyxy[dets.face_up]), 2))

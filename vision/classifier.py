@@ -80,7 +80,7 @@ def top_k(probs: np.ndarray, codes: np.ndarray, k: int) -> tuple[np.ndarray, np.
     >>> c.tolist(), p.tolist()
     ([[8, 9]], [[0.6, 0.3]])
     """
-    k = min(k, probs.shape[1]) if probs.ndim == 2 else k
+    k = min(k, probs.shape[1])
     order = np.argsort(-probs, axis=1, kind="stable")[:, :k]
     return codes[order], np.take_along_axis(probs, order, 1)
 
@@ -372,7 +372,7 @@ class TileClassifier:
         idx = one_of_each(p, self.single)
         rest = p.copy()
         rest[np.arange(len(idx)), idx] = -1.0
-        order = np.stack([idx, rest.argmax(1) if len(p) else idx], 1).astype(np.int64)
+        order = np.stack([idx, rest.argmax(1)], 1).astype(np.int64)
         return self.codes[order], np.take_along_axis(p, order, 1)
 
     def _photo_probabilities(self, crops: Sequence[np.ndarray],

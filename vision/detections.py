@@ -100,6 +100,26 @@ class Detections:
             runner_up_confidence=np.asarray(confidence, dtype=np.float32),
         )
 
+    def with_face_up_names(self, codes: np.ndarray, confidences: np.ndarray) -> Detections:
+        """A copy whose face-up tiles, in their order, are named by ``codes`` (M, k), likeliest
+        first, with ``confidences`` (M, k): the first the name, the second (if any) the
+        runner-up. A face-down tile is ``Tile.BACK``, surely, with no runner-up.
+
+        >>> d = Detections(np.zeros((2, 4)), np.ones(2), np.array([False, True]))
+        >>> n = d.with_face_up_names(np.array([[23, 21]]), np.array([[.9, .08]]))
+        >>> [str(t) for t in n.tiles], [round(float(c), 2) for c in n.code_confidence], n.runner_up.tolist()
+        (['1x', '6s'], [1.0, 0.9], [-1, 21])
+        """
+        n = len(self)
+        code = np.full((n, 2), UNKNOWN, np.int64)
+        code[:, 0] = int(Tile.BACK)
+        conf = np.zeros((n, 2), np.float32)
+        conf[:, 0] = 1.0
+        up = np.flatnonzero(self.face_up)
+        k = min(2, np.shape(codes)[1]) if len(up) else 0
+        code[up, :k], conf[up, :k] = np.asarray(codes)[:, :k], np.asarray(confidences)[:, :k]
+        return self.with_codes(code[:, 0], conf[:, 0]).with_runner_up(code[:, 1], conf[:, 1])
+
     def scaled(self, sx: float, sy: float) -> Detections:
         """A copy with the boxes in pixels ``sx`` × ``sy`` as large (a photo decoded at a
         fraction of its size, boxes given back in its own pixels).

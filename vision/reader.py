@@ -110,14 +110,10 @@ class TileReader:
         animal or royal tile is named twice, and a row that looks upside down is read
         turned (``TileClassifier.one_picture``). Each keeps its runner-up too
         (``Detections.runner_up``): a meld group may be named by it."""
-        code = np.full((len(dets), 2), UNKNOWN, dtype=np.int64)
-        code[:, 0] = int(Tile.BACK)
-        prob = np.zeros((len(dets), 2), dtype=np.float32)
-        prob[:, 0] = 1.0
-        up = np.flatnonzero(dets.face_up)
-        if len(up):
-            code[up], prob[up] = self.classifier.one_picture_ranked(*cut_along_rows(image, dets.xyxy[up]))
-        return dets.with_codes(code[:, 0], prob[:, 0]).with_runner_up(code[:, 1], prob[:, 1])
+        if not dets.face_up.any():
+            return dets.with_face_up_names(np.zeros((0, 2), np.int64), np.zeros((0, 2), np.float32))
+        crops, rows = cut_along_rows(image, dets.xyxy[dets.face_up])
+        return dets.with_face_up_names(*self.classifier.one_picture_ranked(crops, rows))
 
     def __call__(self, image: np.ndarray) -> Detections:
         return self.classify(image, self.detect(image)[0])
@@ -238,8 +234,6 @@ class VideoReader:
     def __call__(self, image: np.ndarray) -> Detections:
         dets = self._detect(image)
         dets = dets[~dets.face_up | (dets.confidence >= self.up_conf)]
-        code = np.full(len(dets), int(Tile.BACK), dtype=np.int64)
-        prob = np.ones(len(dets), dtype=np.float32)
         up = np.flatnonzero(dets.face_up)
         boxes = dets.xyxy[up]
         thumbs = self._thumbs(image, boxes) if len(up) else np.zeros((0, 64), np.float32)
@@ -260,8 +254,6 @@ class VideoReader:
             age[fresh] = 0
             self.classified += len(fresh)
         self._seen = _Seen(boxes, thumbs, votes, guesses, age, steady)
-        if not len(up):
-            return dets.with_codes(code, prob)
         share = votes / np.maximum(votes.sum(1, keepdims=True), 1e-9)
         # one set on the table: one of each bonus tile. A tile that loses its name to a
         # surer one and was never read as anything else keeps it, at confidence 0: the
@@ -269,12 +261,9 @@ class VideoReader:
         pick = one_of_each(share, ONE_IN_A_SET)
         lost = share[np.arange(len(up)), pick] <= 0
         pick[lost] = share[lost].argmax(1)
-        code[up] = pick
-        prob[up] = np.where(lost, 0.0, share[np.arange(len(up)), pick])
-        second = np.full(len(dets), UNKNOWN, np.int64)
-        second_prob = np.zeros(len(dets), np.float32)
-        second[up], second_prob[up] = _runner_up(guesses, pick)
-        return dets.with_codes(code, prob).with_runner_up(second, second_prob)
+        prob = np.where(lost, 0.0, share[np.arange(len(up)), pick])
+        second, second_prob = _runner_up(guesses, pick)
+        return dets.with_face_up_names(np.stack([pick, second], 1), np.stack([prob, second_prob], 1))
 
     def _ranked(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(N, k) codes and probabilities of the crops' likeliest names, likeliest first: the

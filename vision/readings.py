@@ -131,19 +131,24 @@ class MeldReading:
         ...
         vision.readings.ReadingError: meld '4s 7s 8s' is not a meld: '478s' is not a meld (chow, pung, kang, Beauty or NEWS)
         """
-        return self.named()._as_named()
+        meld = self._first_meld()[1]
+        return meld if meld is not None else self._as_named()  # none: raises, quoting the tiles as read
 
     def named(self) -> MeldReading:
         """This group with its tiles named as ``to_meld`` reads them: itself when its tiles as
         read form a meld or no runner-ups make one, else with the runner-ups that do (the
         overlay then names the tiles the meld was announced with)."""
+        return self._first_meld()[0]
+
+    def _first_meld(self) -> tuple[MeldReading, Meld | None]:
+        """The first of this group as read and then by runner-ups (``_by_runner_ups``) that
+        makes a meld, and the meld; this group and None if none does."""
         for reading in itertools.chain((self,), self._by_runner_ups()):
             try:
-                reading._as_named()
+                return reading, reading._as_named()
             except ReadingError:
                 continue
-            return reading
-        return self
+        return self, None
 
     def _by_runner_ups(self) -> Iterator[MeldReading]:
         """This group with one tile or more named by its runner-up, likeliest first (the
