@@ -29,6 +29,7 @@ for c in "$@"; do [ -f "$c" ] || { echo "gate: no file '$c'" >&2; exit 2; }; don
 export YOLO_CONFIG_DIR=$ROOT/.yolo YOLO_OFFLINE=1 YOLO_AUTOINSTALL=0 ULTRALYTICS_SKIP_REQUIREMENTS_CHECKS=1
 mkdir -p "$GATE"
 ln -sfn "$(cd "$ROOT/.." && pwd)/shared" "$GATE/shared"   # the worktree finds ../shared as the checkout does
+trap 'git worktree remove --force "$GATE/wt" 2>/dev/null || true' EXIT   # a gate that crashes leaves no worktree
 
 gate() {  # candidate $2, the $1-th: every gate's log in $GATE/<k>-<name>/
     local cand name wt log
