@@ -43,7 +43,7 @@ gate() {  # candidate $2, the $1-th: every gate's log in $GATE/<k>-<name>/
     (
         cd "$wt"
         $PY -m mahjongero eval --data ../shared/data/mahjong-yolo-v2-train --split datasets/real-split.json \
-            --codes tests/data/real_tiles.csv > "$log/real.txt" 2>&1
+            --codes tests/data/real_tiles.csv --json > "$log/real.json" 2> "$log/real.err"
         $PY benchmarks/bench_real_perturbed.py --only "from twice as far" "from three times as far" \
             "saved again as JPEG 95" "upside down" "blurred (sigma 1 px)" > "$log/perturbed.txt" 2>&1
         $PY benchmarks/bench_real_photos.py > "$log/page.txt" 2>&1

@@ -19,17 +19,19 @@ def _read(folder: Path, name: str) -> str:
 
 
 def real(text: str) -> str:
-    """Recall, end to end and hands right of ``mahjongero eval``'s printout.
+    """Recall, end to end and hands right of ``mahjongero eval --json``'s printout.
 
-    >>> real("recall@0.5: 0.9815\\ntile_accuracy_end_to_end: 0.9613\\nhands_fully_labelled: 41\\nhands_read_right: 0.8293")
+    >>> real('{"recall@0.5": 0.9815, "tile_accuracy_end_to_end": 0.9613, "hands_fully_labelled": 41, '
+    ...      '"hands_read_right": 0.8293}')
     'real 0.9815 / 96.13 % / 34 of 41'
     """
-    got = dict(re.findall(r"^\s*([\w@.%-]+): ([\d.]+)\s*$", text, re.M))
-    if not {"recall@0.5", "tile_accuracy_end_to_end", "hands_fully_labelled", "hands_read_right"} <= got.keys():
+    try:
+        got = json.loads(text)
+        n = int(got["hands_fully_labelled"])
+        hands = round(float(got["hands_read_right"]) * n)
+        return f"real {got['recall@0.5']} / {100 * float(got['tile_accuracy_end_to_end']):.2f} % / {hands} of {n}"
+    except (ValueError, KeyError, TypeError):  # no log, or an eval that did not finish
         return "real ?"
-    n = int(float(got["hands_fully_labelled"]))
-    hands = round(float(got["hands_read_right"]) * n)
-    return f"real {got['recall@0.5']} / {100 * float(got['tile_accuracy_end_to_end']):.2f} % / {hands} of {n}"
 
 
 def perturbed(text: str) -> str:
@@ -102,7 +104,7 @@ def renders(folder: Path) -> str:
 
 
 def summary(folder: Path, name: str) -> str:
-    parts = [real(_read(folder, "real.txt")), perturbed(_read(folder, "perturbed.txt")),
+    parts = [real(_read(folder, "real.json")), perturbed(_read(folder, "perturbed.txt")),
              page(_read(folder, "page.txt")), passed(_read(folder, "zoom.txt"), "zoom"),
              passed(_read(folder, "demo.txt"), "demo"), live(_read(folder, "live.txt")), renders(folder)]
     return f"{name}: " + " | ".join(parts)

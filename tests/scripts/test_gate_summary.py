@@ -27,8 +27,8 @@ def test_the_examples_in_its_docstrings() -> None:
 
 def test_a_candidates_logs_make_one_line(tmp_path: Path) -> None:
     gs = _module()
-    (tmp_path / "real.txt").write_text("  recall@0.5: 0.9829\n  tile_accuracy_end_to_end: 0.9641\n"
-                                       "  hands_fully_labelled: 41\n  hands_read_right: 0.8537\n")
+    (tmp_path / "real.json").write_text('{"recall@0.5": 0.9829, "tile_accuracy_end_to_end": 0.9641, '
+                                        '"hands_fully_labelled": 41, "hands_read_right": 0.8537}')
     (tmp_path / "perturbed.txt").write_text('{"from twice as far": {"hands_right": 34.3333}}\n'
                                             '{"from three times as far": {"hands_right": 32.5}}\n'
                                             '{"saved again as JPEG 95": {"hands_right": 33}}\n')
