@@ -1,7 +1,9 @@
 """Safe image loading: a clear ``ValueError`` naming the file, and bounded memory.
 
 The header is read with PIL first (no pixels decoded), so a 100-megapixel image or a
-decompression bomb is refused before any big allocation.
+decompression bomb is refused before any big allocation. HEIC / HEIF, what most phones
+save their photos as, is read through pillow-heif (libheif) once ``open_heif`` has run,
+as it does when this module is imported.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 from PIL.ExifTags import Base
 
-__all__ = ["ImageLoadError", "load_image", "load_photo", "MAX_PIXELS", "PHOTO_SIDE"]
+__all__ = ["ImageLoadError", "load_image", "load_photo", "open_heif", "MAX_PIXELS", "PHOTO_SIDE"]
 
 MAX_PIXELS = 40_000_000  # ~ a 48 MP phone photo binned; 100 MP is refused
 # A photo is read with its long side at least this: a 1080p frame's, the resolution the reader
@@ -28,6 +30,25 @@ _ORIENTATION = Base.Orientation.value  # the EXIF tag that says how the camera w
 
 class ImageLoadError(ValueError):
     """An image that cannot be used; the message names the file and why."""
+
+
+def open_heif() -> bool:
+    """Let PIL open HEIC / HEIF photos (an iPhone's, many Androids'); False where pillow-heif
+    is not installed, and such a file is then "not a readable image". libheif turns the
+    pixels upright as it decodes them and leaves no EXIF orientation to apply twice.
+
+    >>> open_heif()
+    True
+    """
+    try:
+        from pillow_heif import register_heif_opener
+    except ImportError:
+        return False
+    register_heif_opener()  # registering again is harmless: PIL keeps one opener per format
+    return True
+
+
+open_heif()
 
 
 def _check_header(path: Path, im: Image.Image, max_pixels: int) -> None:

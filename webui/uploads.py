@@ -2,7 +2,9 @@
 
 The byte limit is Flask's ``MAX_CONTENT_LENGTH`` (a 413 before we see the file);
 here the header is read without decoding pixels, so a decompression bomb is
-refused cheaply, then ``verify()`` catches truncated or forged files.
+refused cheaply, then ``verify()`` catches truncated or forged files. A HEIC / HEIF photo
+(a phone's own format, read through pillow-heif) is kept as a JPEG (``as_jpeg``): most
+browsers cannot show HEIC.
 
 >>> import io; from PIL import Image
 >>> buf = io.BytesIO(); Image.new("RGB", (64, 48)).save(buf, "PNG")
@@ -11,7 +13,7 @@ refused cheaply, then ``verify()`` catches truncated or forged files.
 >>> check_image(b"GIF89a not really", max_pixels=10_000)
 Traceback (most recent call last):
 ...
-webui.uploads.BadUploadError: that file is not a photo (JPEG, PNG, WebP or HEIC-converted JPEG)
+webui.uploads.BadUploadError: that file is not a photo (JPEG, PNG, WebP or HEIC)
 >>> check_image(buf.getvalue(), max_pixels=1000)
 Traceback (most recent call last):
 ...
@@ -25,9 +27,17 @@ import warnings
 
 from PIL import Image, UnidentifiedImageError
 
-__all__ = ["BadUploadError", "check_image", "ALLOWED_FORMATS"]
+from vision.imageio import open_heif
 
-ALLOWED_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "BMP"})
+__all__ = ["BadUploadError", "check_image", "as_jpeg", "ALLOWED_FORMATS", "BROWSER_JPEG_QUALITY"]
+
+ALLOWED_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "BMP", "HEIF"})
+NOT_A_PHOTO = "that file is not a photo (JPEG, PNG, WebP or HEIC)"
+# A HEIC photo is kept as a JPEG this good (PIL's default is 75): the reader reads that copy,
+# and a tile's small index must survive it.
+BROWSER_JPEG_QUALITY = 92
+
+open_heif()
 
 
 class BadUploadError(ValueError):
@@ -44,16 +54,32 @@ def check_image(data: bytes, *, max_pixels: int) -> tuple[str, int, int]:
             with Image.open(io.BytesIO(data)) as im:
                 fmt, (w, h) = str(im.format), im.size
                 if fmt not in ALLOWED_FORMATS:
-                    raise BadUploadError("that file is not a photo (JPEG, PNG, WebP or HEIC-converted JPEG)")
+                    raise BadUploadError(NOT_A_PHOTO)
                 if w * h > max_pixels:
                     raise BadUploadError(f"that photo is {w}x{h} = {w * h:,} pixels; the limit is {max_pixels:,}")
                 im.verify()
     except BadUploadError:
         raise
     except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise BadUploadError("that file is not a photo (JPEG, PNG, WebP or HEIC-converted JPEG)") from None
+        raise BadUploadError(NOT_A_PHOTO) from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise BadUploadError(f"that photo is damaged or cut short ({exc})") from None
     if w < 32 or h < 32:
         raise BadUploadError(f"that picture is only {w}x{h} pixels: too small to read tiles")
     return fmt, w, h
+
+
+def as_jpeg(data: bytes) -> bytes:
+    """A photo (checked by ``check_image``) saved again as a JPEG of ``BROWSER_JPEG_QUALITY``:
+    how a HEIC photo is kept, for most browsers cannot show HEIC. libheif has already
+    turned its pixels upright.
+
+    >>> import io; from PIL import Image
+    >>> buf = io.BytesIO(); Image.new("RGB", (64, 48)).save(buf, "HEIF")
+    >>> check_image(buf.getvalue(), max_pixels=10_000), check_image(as_jpeg(buf.getvalue()), max_pixels=10_000)
+    (('HEIF', 64, 48), ('JPEG', 64, 48))
+    """
+    with Image.open(io.BytesIO(data)) as im:
+        out = io.BytesIO()
+        im.convert("RGB").save(out, "JPEG", quality=BROWSER_JPEG_QUALITY)
+    return out.getvalue()

@@ -108,3 +108,28 @@ def test_a_truncated_big_jpeg_is_refused(tmp_path: Path) -> None:
     p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
     with pytest.raises(ImageLoadError, match="truncated"):
         load_photo(p)
+
+
+def _heic(path: Path, width: int, height: int) -> Path:
+    """A HEIC photo, as an iPhone saves one, with a red square in its top left."""
+    rgb = np.full((height, width, 3), 128, np.uint8)
+    rgb[: height // 4, : width // 4] = (255, 0, 0)
+    Image.fromarray(rgb).save(path, "HEIF", quality=90)
+    return path
+
+
+@pytest.mark.parametrize("load", [load_image, load_photo], ids=["image", "photo"])
+def test_a_phones_heic_photo_is_read(tmp_path: Path, load) -> None:
+    image = load(_heic(tmp_path / "IMG_0001.HEIC", 640, 480))
+    image = image[0] if isinstance(image, tuple) else image
+    assert image.shape == (480, 640, 3)
+    assert image[20, 20].tolist() == pytest.approx([0, 0, 255], abs=24)  # BGR: the red corner
+    assert image[400, 600].tolist() == pytest.approx([128, 128, 128], abs=12)
+
+
+def test_a_truncated_heic_photo_is_refused_naming_it(tmp_path: Path) -> None:
+    p = _heic(tmp_path / "cut.heic", 640, 480)
+    p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    with pytest.raises(ImageLoadError) as info:
+        load_photo(p)
+    assert str(p) in str(info.value)

@@ -24,7 +24,7 @@ from webui.adapters.reader import PhotoReading, ReadTile, read_turned
 from webui.adapters.rules import SITUATION_FLAGS, Analysis, Situation
 from webui.photostore import PhotoStore
 from webui.services import services
-from webui.uploads import BadUploadError, check_image
+from webui.uploads import BadUploadError, as_jpeg, check_image
 
 bp = Blueprint("photo", __name__, url_prefix="/photo")
 
@@ -83,7 +83,11 @@ def upload() -> WerkzeugResponse:
     typed = request.form.get("hand", "").strip()
     if file is not None and file.filename:
         data = file.read()
-        fmt, w, h = check_image(data, max_pixels=int(current_app.config["MAX_PIXELS"]))
+        limit = int(current_app.config["MAX_PIXELS"])
+        fmt, w, h = check_image(data, max_pixels=limit)
+        if fmt not in _EXT:  # HEIC: kept as a JPEG, which every browser can show
+            data = as_jpeg(data)
+            fmt, w, h = check_image(data, max_pixels=limit)
         ext = _EXT[fmt]
         tmp = Path(current_app.config["DATA_DIR"]) / "photos" / f"upload-{secrets.token_hex(8)}.{ext}"
         tmp.parent.mkdir(parents=True, exist_ok=True)

@@ -129,6 +129,23 @@ def test_placing_a_tile_nowhere_is_refused_and_changes_nothing(client: FlaskClie
     assert verdict(client, resp.location) == before
 
 
+def test_a_heic_photo_is_read_and_kept_as_a_jpeg(client: FlaskClient, token: str, reader: OracleReader) -> None:
+    from PIL import Image
+
+    from webui.uploads import as_jpeg
+
+    png, truth = render_hand_photo(READY)
+    heic = io.BytesIO()
+    Image.open(io.BytesIO(png)).save(heic, "HEIF", quality=90)
+    reader.add(as_jpeg(heic.getvalue()), truth)  # the reader is handed the JPEG kept
+    resp = upload(client, token, heic.getvalue(), "IMG_0001.HEIC")
+    assert resp.status_code == 302
+    assert waits(verdict(client, resp.location)) == ["6s", "9s"]
+    pid = resp.location.split("/photo/")[1].split("?")[0]
+    image = client.get(f"/photo/{pid}/image")
+    assert image.mimetype == "image/jpeg" and image.data[:2] == b"\xff\xd8"
+
+
 def test_fix_page_works_without_javascript(client: FlaskClient, token: str) -> None:
     resp = client.post("/photo/", data={"csrf_token": token, "hand": READY})
     pid = resp.location.split("/photo/")[1].split("?")[0]
