@@ -156,19 +156,27 @@ class Detections:
         return [Tile(int(c)) if c >= 0 else None for c in self.code]
 
     def to_json(self) -> list[dict[str, Any]]:
-        """One dict per tile: box [x1, y1, x2, y2], tile code, confidence, face."""
+        """One dict per tile: box [x1, y1, x2, y2], tile code, confidence, face, and where the
+        reader gave one, the ``runner_up`` name with its ``runner_up_confidence``.
+
+        >>> d = Detections(np.array([[0, 0, 20, 28.]]), np.array([.8]), np.ones(1, bool))
+        >>> d.with_face_up_names(np.array([[23, 21]]), np.array([[.9, .08]])).to_json()  # doctest: +NORMALIZE_WHITESPACE
+        [{'box': [0.0, 0.0, 20.0, 28.0], 'tile': '6s', 'confidence': 0.8, 'tile_confidence': 0.9, 'face': 'up',
+          'runner_up': '4s', 'runner_up_confidence': 0.08}]
+        """
         out = []
         for i in range(len(self)):
-            c = int(self.code[i])
-            out.append(
-                {
-                    "box": [round(float(v), 1) for v in self.xyxy[i]],
-                    "tile": str(Tile(c)) if c >= 0 else None,
-                    "confidence": round(float(self.confidence[i]), 4),
-                    "tile_confidence": round(float(self.code_confidence[i]), 4),
-                    "face": "up" if self.face_up[i] else "down",
-                }
-            )
+            c, r = int(self.code[i]), int(self.runner_up[i])
+            row = {
+                "box": [round(float(v), 1) for v in self.xyxy[i]],
+                "tile": str(Tile(c)) if c >= 0 else None,
+                "confidence": round(float(self.confidence[i]), 4),
+                "tile_confidence": round(float(self.code_confidence[i]), 4),
+                "face": "up" if self.face_up[i] else "down",
+            }
+            if r >= 0:
+                row.update(runner_up=str(Tile(r)), runner_up_confidence=round(float(self.runner_up_confidence[i]), 4))
+            out.append(row)
         return out
 
     def sorted_left_to_right(self) -> Detections:

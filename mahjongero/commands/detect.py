@@ -34,5 +34,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{len(rows)} tiles in {args.photo}")
     for r in rows:
         box = ", ".join(f"{v:.0f}" for v in r["box"])
-        print(f"  {r['tile']:>3} {r['face']:<4} conf {r['confidence']:.2f}  [{box}]")
+        named = f"named {r['tile_confidence']:.2f}" + (
+            f", or {r['runner_up']} {r['runner_up_confidence']:.2f}" if "runner_up" in r else "")
+        print(f"  {r['tile']:>3} {r['face']:<4} found {r['confidence']:.2f}  [{box}]  {named}")
     return 0

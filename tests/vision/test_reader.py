@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -284,6 +285,22 @@ def test_cli_detect_json() -> None:
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)["tiles"]
     assert rows and set(rows[0]) >= {"box", "tile", "confidence", "face"}
+    up = [r for r in rows if r["face"] == "up"]
+    assert up and all(r["runner_up"] != r["tile"] and 0 <= r["runner_up_confidence"] <= 1 for r in up)
+    assert all("runner_up" not in r for r in rows if r["face"] == "down")  # a back is surely a back
+
+
+def test_cli_detect_table_says_how_sure_and_the_runner_up() -> None:
+    img = sorted((DATA / "images").glob("*.jpg"))[0]
+    out = _cli("detect", str(img))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].endswith(f"tiles in {img}")
+    up = r"\s+\w\w up\s+found [01]\.\d\d\s+\[[\d, ]+\]\s+named [01]\.\d\d, or \w\w [01]\.\d\d"
+    down = r"\s+1x down\s+found [01]\.\d\d\s+\[[\d, ]+\]\s+named 1\.00"
+    assert len(lines) == 1 + int(lines[0].split()[0])
+    assert all(re.fullmatch(up, line) or re.fullmatch(down, line) for line in lines[1:]), out.stdout
+    assert any(re.fullmatch(up, line) for line in lines[1:])
 
 
 def test_cli_detect_gives_a_big_photos_boxes_in_its_own_pixels(tmp_path: Path) -> None:
