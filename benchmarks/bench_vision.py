@@ -17,7 +17,8 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repe
    onnxruntime sessions whose threads spin during a run and stop after it (served) against
    ones that never spin (``spinning_*``, ``vision.onnx_runtime``); and by the detector
    shrinking a frame as served against by OpenCV's area resize alone (``shrink_*``,
-   ``vision.detector.shrink``).
+   ``vision.detector.shrink``); and by the detector as served against it looking again at
+   each frame mirrored (``flip_*``, ``--flip``, not served).
    A phone's photo: ``--phone-photos`` rendered 4032×3024 JPEGs read decoded whole and
    decoded at the fraction that keeps a 1080p frame's side (``vision.imageio.load_photo``,
    served): both accuracies and times, loading included.
@@ -125,6 +126,7 @@ def speed(reader: TileReader, repeats: int) -> dict[str, float | int]:
         out.update(look_cost(reader, frame, hundred, hand, repeats, look))
     out.update(spinning_cost(reader, frame, hundred, hand, repeats))
     out.update(shrink_cost(reader, frame, hundred, hand, repeats))
+    out.update(flip_cost(reader, frame, hundred, hand, repeats))
     return out
 
 
@@ -190,6 +192,16 @@ def shrink_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand
     same pixels either way)."""
     area = TileReader(_AreaDetector(DETECTOR_PATH), reader.classifier)
     return alternating({"served": reader, "area": area}, frame, hundred, hand, repeats, "shrink")
+
+
+def flip_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
+              repeats: int) -> dict[str, float]:
+    """The table and the hand photo read by the detector as served and by it looking again
+    at each frame mirrored (``TileDetector(flip=True)``, not served: ``--flip``), alternating."""
+    d = reader.detector
+    flipped = TileDetector(d.model.path, imgsz=d.imgsz, conf=d.conf, iou=d.iou, nested=d.nested, flip=True)
+    return alternating({"flip": TileReader(flipped, reader.classifier), "served": reader}, frame, hundred, hand,
+                       repeats, "flip")
 
 
 def phone_photos(reader: TileReader, n: int, seed: int = 4032, kind: str = "mixed",
