@@ -238,12 +238,15 @@ class TileDetector:
         # BGR HWC uint8 -> RGB NCHW float in [0, 1] in one pass (a third of numpy's time)
         return cv2.dnn.blobFromImage(net, 1 / 255.0, swapRB=True), lb
 
-    def postprocess(self, out: np.ndarray, lb: Letterbox, shape: tuple[int, ...]) -> Detections:
+    def postprocess(self, out: np.ndarray, lb: Letterbox, shape: tuple[int, ...],
+                    conf_at: float | None = None) -> Detections:
+        """The network's output ``out`` as boxes in the image's pixels, those at least
+        ``conf_at`` sure (default: ``conf``) after NMS."""
         pred = out[0].T  # (anchors, 4 + nc)
         scores = pred[:, 4:]
         cls = scores.argmax(1)
         conf = scores[np.arange(len(cls)), cls]
-        m = conf >= self.conf
+        m = conf >= (self.conf if conf_at is None else conf_at)
         pred, cls, conf = pred[m], cls[m], conf[m]
         if not len(pred):
             return Detections.empty()
@@ -264,8 +267,9 @@ class TileDetector:
         return Detections(xyxy=xyxy, confidence=conf, face_up=face_up)
 
     def __call__(self, image: np.ndarray, imgsz: int | None = None,
-                 region: tuple[int, int, int, int] | None = None) -> Detections:
-        """Tiles in ``image``; ``imgsz`` overrides the input's long side for this call.
+                 region: tuple[int, int, int, int] | None = None, flip: bool | None = None) -> Detections:
+        """Tiles in ``image``; ``imgsz`` overrides the input's long side for this call, and
+        ``flip`` whether it looks again mirrored (default: ``self.flip``).
 
         ``region`` (x0, y0, x1, y1 in image pixels): look only there. The network input is
         the whole frame's, cut on its 32-pixel grid around the region, so a tile inside is
@@ -274,17 +278,13 @@ class TileDetector:
         x, lb = self.preprocess(image, imgsz)
         if region is not None:
             x, lb = _cut(x, lb, region)
-        if not self.flip:
+        if not (self.flip if flip is None else flip):
             return self.postprocess(self.model(x), lb, image.shape)
         mirrored = self.model(np.ascontiguousarray(x[:, :, :, ::-1])).copy()
         mirrored[:, 0] = x.shape[3] - mirrored[:, 0]  # box centres back to the frame's side
-        served = self.conf
-        try:
-            self.conf = min(served, FLIP_PASS_CONF)
-            seen, seen_mirrored = (self.postprocess(out, lb, image.shape) for out in (self.model(x), mirrored))
-        finally:
-            self.conf = served
-        return fuse_views(seen, seen_mirrored, conf=served)
+        each = min(self.conf, FLIP_PASS_CONF)
+        seen, seen_mirrored = (self.postprocess(out, lb, image.shape, each) for out in (self.model(x), mirrored))
+        return fuse_views(seen, seen_mirrored, conf=self.conf)
 
 
 def fuse_views(a: Detections, b: Detections, conf: float, match: float = FLIP_MATCH,

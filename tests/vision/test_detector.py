@@ -131,3 +131,5 @@ def test_flipped_detection_finds_the_rendered_tiles_and_reads_a_mirrored_photo_a
         mirrored = flip(np.ascontiguousarray(image[:, ::-1]))
         back = mirrored.xyxy[:, [2, 1, 0, 3]] * [-1, 1, -1, 1] + [image.shape[1], 0, image.shape[1], 0]
         assert (box_iou(flip(image).xyxy, back).max(1) >= 0.9).mean() >= 0.95, gt.image
+        asked = plain(image, flip=True)  # one call may ask for it; the detector stays as it was
+        assert np.array_equal(asked.xyxy, flip(image).xyxy) and len(plain(image)) == len(iou["plain"][0])
