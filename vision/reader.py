@@ -102,7 +102,9 @@ class TileReader:
         """The tiles in ``image``, and the detector input's long side they were found at."""
         dets = self.detector(image)
         size = self.zoom.size(dets, image.shape, self.detector.imgsz) if self.zoom is not None else None
-        return (dets, self.detector.imgsz) if size is None else (self.detector(image, size), size)
+        if size is None or self.zoom is None:
+            return dets, self.detector.imgsz
+        return self.detector(image, size, flip=self.zoom.flip or None), size
 
     def classify(self, image: np.ndarray, dets: Detections) -> Detections:
         """Name the face-up tiles of ``dets`` from crops of ``image``, cut along their rows
