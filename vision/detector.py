@@ -43,8 +43,10 @@ BOX_OFFSETS_KEY = "mahjongero_box_offsets"
 # and their confidence-weighted mean box, and a box one view alone found keeps FLIP_ALONE of
 # its confidence; then the served confidence applies. Chosen on 150 rendered scenes of seed
 # 520 (never trained on) among pass / alone of 0.1-0.2 / 0.5-0.75: mAP50 0.9116 -> 0.9234,
-# end to end 86.96 -> 88.06 % (f52). It costs a second pass of the detector, which the speed
-# targets cannot spare, so it is off unless asked (models/HISTORY.md, stop 55).
+# end to end 86.96 -> 88.06 % (f52). It costs a second pass of the detector, which a hand
+# photo's 60 ms cannot spare (65 ms): served only in the zoom's second pass, on photos whose
+# tiles come out small (``vision.zoom.Zoom.flip``), else off unless asked (models/HISTORY.md,
+# stop 55).
 FLIP_PASS_CONF = 0.1
 FLIP_ALONE = 0.75
 FLIP_MATCH = 0.55
