@@ -118,3 +118,16 @@ def test_cli_detect_zooms_unless_told_not_to(tmp_path: Path) -> None:
         rows = json.loads(out.stdout)["tiles"]
         found[flags] = (match(boxes, np.array([r["box"] for r in rows], np.float32).reshape(-1, 4)) >= 0).mean()
     assert found[()] >= found[("--no-zoom",)] + 0.2, found
+
+
+@needs_models
+def test_the_second_pass_looks_at_the_photo_mirrored_too(readers: tuple[TileReader, TileReader]) -> None:
+    """Served, the zoom's second pass is the detector's mirrored look at the zoomed size; a
+    zoom without it is a plain pass there. Both find the far hand's tiles."""
+    _, zoomed = readers
+    table, boxes = _far_table("hand_7_1")
+    found, size = zoomed.detect(table)
+    assert Zoom().flip and np.array_equal(found.xyxy, zoomed.detector(table, size, flip=True).xyxy)
+    plain, same = TileReader(zoomed.detector, zoomed.classifier, zoom=Zoom(flip=False)).detect(table)
+    assert same == size and np.array_equal(plain.xyxy, zoomed.detector(table, size).xyxy)
+    assert (match(boxes, found.xyxy) >= 0).mean() >= (match(boxes, plain.xyxy) >= 0).mean() - 0.05
