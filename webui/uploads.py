@@ -33,6 +33,8 @@ __all__ = ["BadUploadError", "check_image", "as_jpeg", "ALLOWED_FORMATS", "BROWS
 
 ALLOWED_FORMATS = frozenset({"JPEG", "PNG", "WEBP", "BMP", "HEIF"})
 NOT_A_PHOTO = "that file is not a photo (JPEG, PNG, WebP or HEIC)"
+# the brands an ISO media file's "ftyp" box names for a HEIF still image (ISO/IEC 23008-12)
+HEIF_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"mif1", b"msf1"})
 # A HEIC photo is kept as a JPEG this good (PIL's default is 75): the reader reads that copy,
 # and a tile's small index must survive it.
 BROWSER_JPEG_QUALITY = 92
@@ -61,6 +63,8 @@ def check_image(data: bytes, *, max_pixels: int) -> tuple[str, int, int]:
     except BadUploadError:
         raise
     except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
+        if data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:  # a HEIC cut before its header's end
+            raise BadUploadError("that photo is damaged or cut short (HEIC)") from None
         raise BadUploadError(NOT_A_PHOTO) from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise BadUploadError(f"that photo is damaged or cut short ({exc})") from None
@@ -79,7 +83,10 @@ def as_jpeg(data: bytes) -> bytes:
     >>> check_image(buf.getvalue(), max_pixels=10_000), check_image(as_jpeg(buf.getvalue()), max_pixels=10_000)
     (('HEIF', 64, 48), ('JPEG', 64, 48))
     """
-    with Image.open(io.BytesIO(data)) as im:
-        out = io.BytesIO()
-        im.convert("RGB").save(out, "JPEG", quality=BROWSER_JPEG_QUALITY)
+    out = io.BytesIO()
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            im.convert("RGB").save(out, "JPEG", quality=BROWSER_JPEG_QUALITY)
+    except (OSError, SyntaxError, ValueError) as exc:  # a header whole, its pixels cut short
+        raise BadUploadError(f"that photo is damaged or cut short ({exc})") from None
     return out.getvalue()
