@@ -88,5 +88,5 @@ def as_jpeg(data: bytes) -> bytes:
         with Image.open(io.BytesIO(data)) as im:
             im.convert("RGB").save(out, "JPEG", quality=BROWSER_JPEG_QUALITY)
     except (OSError, SyntaxError, ValueError) as exc:  # a header whole, its pixels cut short
-        raise BadUploadError(f"that photo is damaged or cut short ({exc})") from None
+        raise BadUploadError(f"that photo is damaged or cut short ({str(exc).strip()})") from None
     return out.getvalue()

@@ -144,8 +144,8 @@ def test_a_heic_photo_is_read_and_kept_as_a_jpeg(client: FlaskClient, token: str
     pid = resp.location.split("/photo/")[1].split("?")[0]
     image = client.get(f"/photo/{pid}/image")
     assert image.mimetype == "image/jpeg" and image.data[:2] == b"\xff\xd8"
-    for part in (2, 50):  # its pixels cut short, or its header
-        cut = upload(client, token, heic.getvalue()[: len(heic.getvalue()) // part], "IMG_0002.HEIC")
+    for size in (len(heic.getvalue()) // 2, 200):  # its pixels cut short, or its header
+        cut = upload(client, token, heic.getvalue()[:size], "IMG_0002.HEIC")
         assert cut.status_code == 400 and "damaged or cut short" in cut.get_data(as_text=True)
 
 
