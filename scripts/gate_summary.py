@@ -45,9 +45,9 @@ def perturbed(text: str) -> str:
         if line.startswith("{"):
             rows.update(json.loads(line))
 
-    def hands(name: str, digits: int | None = None) -> str:
+    def hands(name: str, digits: int | None = None) -> str:  # digits: decimals of a mean
         value = rows.get(name, {}).get("hands_right")
-        return "?" if value is None else f"{value:.1f}" if digits else f"{value:g}"
+        return "?" if value is None else f"{value:g}" if digits is None else f"{value:.{digits}f}"
 
     far = f"far {hands('from twice as far', 1)} / {hands('from three times as far', 1)}"
     looks = [hands(k) for k in ("saved again as JPEG 95", "upside down", "blurred (sigma 1 px)")]

@@ -102,9 +102,10 @@ class TileReader:
         """The tiles in ``image``, and the detector input's long side they were found at."""
         dets = self.detector(image)
         size = self.zoom.size(dets, image.shape, self.detector.imgsz) if self.zoom is not None else None
-        if size is None or self.zoom is None:
+        if self.zoom is None or size is None:
             return dets, self.detector.imgsz
-        return self.detector(image, size, flip=self.zoom.flip or None), size
+        # a zoom that does not mirror leaves it to the detector (``--flip`` mirrors every pass)
+        return self.detector(image, size, flip=True if self.zoom.flip else None), size
 
     def classify(self, image: np.ndarray, dets: Detections) -> Detections:
         """Name the face-up tiles of ``dets`` from crops of ``image``, cut along their rows
