@@ -101,7 +101,7 @@ def _decode(path: Path, max_pixels: int, side: int | None) -> tuple[np.ndarray, 
                     im.draft("RGB", (int(np.ceil(im.size[0] * keep)), int(np.ceil(im.size[1] * keep))))
                 im.load()
                 upright = ImageOps.exif_transpose(im) or im
-                rgb = np.asarray(upright.convert("RGB"))
+                rgb = np.asarray(_eight_bit(upright).convert("RGB"))
     except ImageLoadError:
         raise
     except Image.DecompressionBombError as exc:
@@ -115,6 +115,28 @@ def _decode(path: Path, max_pixels: int, side: int | None) -> tuple[np.ndarray, 
     # cvtColor, not rgb[:, :, ::-1] made contiguous: the same pixels, 4 ms sooner for 1280x960
     bgr: np.ndarray = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
     return bgr, full
+
+
+def _eight_bit(im: Image.Image) -> Image.Image:
+    """``im`` with 8-bit grey levels where its mode holds more: PIL's ``convert("RGB")``
+    clips a 16-bit grey PNG's levels (0-65535) at 255, and the photo comes out white.
+    Mode "I" (how older PIL opened such a PNG) is taken as 16-bit too; "F" as 0-1 when it
+    stays there, else as 0-255.
+
+    >>> grey16 = Image.fromarray(np.array([[0, 32896, 65535]], np.uint16))
+    >>> grey16.mode, np.asarray(grey16.convert("RGB"))[0, :, 0].tolist()  # what PIL alone gives
+    ('I;16', [0, 255, 255])
+    >>> np.asarray(_eight_bit(grey16).convert("RGB"))[0, :, 0].tolist()
+    [0, 128, 255]
+    """
+    if not (im.mode.startswith("I") or im.mode == "F"):
+        return im
+    levels = np.asarray(im, dtype=np.float64)
+    if im.mode.startswith("I"):
+        levels = levels / 257
+    elif levels.size and levels.max() <= 1:
+        levels = levels * 255
+    return Image.fromarray(np.clip(np.rint(levels), 0, 255).astype(np.uint8))
 
 
 def _upright_size(im: Image.Image) -> tuple[int, int]:

@@ -33,6 +33,17 @@ def test_reads_a_good_image_as_bgr(tmp_path: Path) -> None:
     assert im[0, 0].tolist() == [0, 0, 255]
 
 
+@pytest.mark.parametrize("load", [load_image, load_photo], ids=["image", "photo"])
+def test_a_16_bit_grey_png_reads_as_its_8_bit_copy(tmp_path: Path, load) -> None:
+    # PIL alone clips 16-bit levels at 255: such a photo came out white and read no tile
+    levels = np.linspace(0, 255, 64 * 48).reshape(48, 64).astype(np.uint8)
+    Image.fromarray(levels).save(tmp_path / "grey8.png")
+    Image.fromarray(levels.astype(np.uint16) * 257).save(tmp_path / "grey16.png")
+    eight, sixteen = load_image(tmp_path / "grey8.png"), load(tmp_path / "grey16.png")
+    sixteen = sixteen[0] if isinstance(sixteen, tuple) else sixteen
+    assert sixteen.shape == (48, 64, 3) and np.abs(sixteen.astype(int) - eight).max() <= 1
+
+
 @pytest.mark.parametrize(
     "make, words",
     [
