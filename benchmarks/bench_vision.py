@@ -32,6 +32,7 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repe
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import statistics
@@ -198,8 +199,8 @@ def flip_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: 
               repeats: int) -> dict[str, float]:
     """The table and the hand photo read by the detector as served and by it looking again
     at each frame mirrored (``TileDetector(flip=True)``, not served: ``--flip``), alternating."""
-    d = reader.detector
-    flipped = TileDetector(d.model.path, imgsz=d.imgsz, conf=d.conf, iou=d.iou, nested=d.nested, flip=True)
+    flipped = copy.copy(reader.detector)  # the same session and settings, only mirroring too
+    flipped.flip = True
     return alternating({"flip": TileReader(flipped, reader.classifier), "served": reader}, frame, hundred, hand,
                        repeats, "flip")
 
