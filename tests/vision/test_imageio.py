@@ -25,6 +25,12 @@ def _png_with_size(path: Path, width: int, height: int) -> Path:
     return path
 
 
+def _pixels(load, path: Path) -> np.ndarray:
+    """The pixels ``load_image`` or ``load_photo`` gives (the latter with its scale)."""
+    out = load(path)
+    return out[0] if isinstance(out, tuple) else out
+
+
 def test_reads_a_good_image_as_bgr(tmp_path: Path) -> None:
     p = tmp_path / "red.png"
     Image.new("RGB", (6, 4), (255, 0, 0)).save(p)
@@ -39,8 +45,7 @@ def test_a_16_bit_grey_png_reads_as_its_8_bit_copy(tmp_path: Path, load) -> None
     levels = np.linspace(0, 255, 64 * 48).reshape(48, 64).astype(np.uint8)
     Image.fromarray(levels).save(tmp_path / "grey8.png")
     Image.fromarray(levels.astype(np.uint16) * 257).save(tmp_path / "grey16.png")
-    eight, sixteen = load_image(tmp_path / "grey8.png"), load(tmp_path / "grey16.png")
-    sixteen = sixteen[0] if isinstance(sixteen, tuple) else sixteen
+    eight, sixteen = load_image(tmp_path / "grey8.png"), _pixels(load, tmp_path / "grey16.png")
     assert sixteen.shape == (48, 64, 3) and np.abs(sixteen.astype(int) - eight).max() <= 1
 
 
@@ -131,8 +136,7 @@ def _heic(path: Path, width: int, height: int) -> Path:
 
 @pytest.mark.parametrize("load", [load_image, load_photo], ids=["image", "photo"])
 def test_a_phones_heic_photo_is_read(tmp_path: Path, load) -> None:
-    image = load(_heic(tmp_path / "IMG_0001.HEIC", 640, 480))
-    image = image[0] if isinstance(image, tuple) else image
+    image = _pixels(load, _heic(tmp_path / "IMG_0001.HEIC", 640, 480))
     assert image.shape == (480, 640, 3)
     assert image[20, 20].tolist() == pytest.approx([0, 0, 255], abs=24)  # BGR: the red corner
     assert image[400, 600].tolist() == pytest.approx([128, 128, 128], abs=12)
