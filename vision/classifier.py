@@ -44,9 +44,10 @@ FLOWER_SAY = 0.4
 # jokers and the royals (trained on the flowers too, which it reads worse than the flower
 # look: kept to the 25, ``vision.training.train.keep_classes``). Both chosen on rendered crops
 # of seed 431 (the look trained on seed 440), and kept when its training went on with seed
-# 441 too (stop 46: 0.6 / 0.5 read one crop more of 1,920 there, 0.5 / 0.4 two fewer). It reads
-# at most ``NUMBER_MOST`` crops a call, the least sure first: a bound on a picture's time
-# (models/README.md, "A number look").
+# 441 too (stop 46: 0.6 / 0.5 read one crop more of 1,920 there, 0.5 / 0.4 two fewer), and
+# again when it went on with seeds 442 and 443 (stop 57: 0.5 / 0.6 one crop more of 1,984). It
+# reads at most ``NUMBER_MOST`` crops a call, the least sure first: a bound on a picture's time
+# (models/README.md, "A number look" and "Trained on again at stop 57").
 NUMBER_FROM = 0.5
 NUMBER_SAY = 0.5
 NUMBER_MOST = 4
