@@ -5,10 +5,11 @@ Run: ``.venv/bin/python benchmarks/bench_real_perturbed.py`` (about five minutes
 The 45 real validation photos (``datasets/real-split.json``, never trained on) with their
 hand-named tiles (``tests/data/real_tiles.csv``), read as they are and changed the way
 another phone or another player would change them: saved again as JPEG, turned upside down
-(a hand photographed from across the table), scaled, dimmed, blurred, laid on a table
-two or three times its size (photographed from farther: the detector's zoom,
-``vision.zoom``, reads those again larger; ``--no-zoom`` reads them in one pass; the mean
-of six places on the table, ``PLACES``). The boxes
+(a hand photographed from across the table) or a quarter (a phone held the other way: the
+reader reads it turned back, ``vision.upright``; ``--no-upright`` reads it as it is),
+scaled, dimmed, blurred, laid on a table two or three times its size (photographed from
+farther: the detector's zoom, ``vision.zoom``, reads those again larger; ``--no-zoom``
+reads them in one pass; the mean of six places on the table, ``PLACES``). The boxes
 go along with the picture. Printed per condition: detector recall at IoU 0.5, tile accuracy
 on the true boxes, end to end, and whole hands read right (of the fully named ones). A hand
 is all of its tiles, so one slip in a row of 16 loses it: the hand count moves most.
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mahjongero.commands._classifier import add_classifier_options, classifier_from  # noqa: E402
-from mahjongero.commands._zoom import add_zoom_option, zoom_from  # noqa: E402
+from mahjongero.commands._zoom import add_zoom_option, upright_from, zoom_from  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
@@ -64,6 +65,30 @@ def upside_down(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.nd
     h, w = image.shape[:2]
     turned = np.stack([w - boxes[:, 2], h - boxes[:, 3], w - boxes[:, 0], h - boxes[:, 1]], 1)
     return np.ascontiguousarray(image[::-1, ::-1]), turned
+
+
+def quarter_clockwise(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Turned a quarter clockwise (a phone held the other way): (x, y) goes to (h - y, x).
+
+    >>> img, b = quarter_clockwise(np.zeros((10, 20, 3), np.uint8), np.array([[1, 2, 5, 8.]]))
+    >>> img.shape, b.tolist()
+    ((20, 10, 3), [[2.0, 1.0, 8.0, 5.0]])
+    """
+    h = image.shape[0]
+    turned = np.stack([h - boxes[:, 3], boxes[:, 0], h - boxes[:, 1], boxes[:, 2]], 1)
+    return np.ascontiguousarray(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)), turned
+
+
+def quarter_anticlockwise(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Turned a quarter anticlockwise: (x, y) goes to (y, w - x).
+
+    >>> img, b = quarter_anticlockwise(np.zeros((10, 20, 3), np.uint8), np.array([[1, 2, 5, 8.]]))
+    >>> img.shape, b.tolist()
+    ((20, 10, 3), [[2.0, 15.0, 8.0, 19.0]])
+    """
+    w = image.shape[1]
+    turned = np.stack([boxes[:, 1], w - boxes[:, 2], boxes[:, 3], w - boxes[:, 0]], 1)
+    return np.ascontiguousarray(cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)), turned
 
 
 def scaled(factor: float) -> Change:
@@ -118,6 +143,8 @@ CHANGES: dict[str, Change | tuple[Change, ...]] = {  # a tuple: the mean over it
     "saved again as JPEG 95": jpeg(95),
     "saved again as JPEG 50": jpeg(50),
     "upside down": upside_down,
+    "a quarter clockwise": quarter_clockwise,
+    "a quarter anticlockwise": quarter_anticlockwise,
     "twice the pixels (cubic)": scaled(2.0),
     "three quarters the pixels": scaled(0.75),
     "half as bright": dimmed(0.5),
@@ -166,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     names = json.loads(args.split.read_text())["val"]
     truths = [(gt, load_image(gt.image)) for gt in iter_dataset(args.real, names, args.codes)]
-    reader = TileReader(classifier=classifier_from(args), zoom=zoom_from(args))
+    reader = TileReader(classifier=classifier_from(args), zoom=zoom_from(args), upright=upright_from(args))
     for label, change in CHANGES.items():
         if not args.only or label in args.only:
             print(json.dumps({label: score(reader, truths, change)}), flush=True)

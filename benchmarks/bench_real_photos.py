@@ -16,7 +16,10 @@
   photo as taken.
 
     .venv/bin/python benchmarks/bench_real_photos.py [--detector A.onnx B.onnx ...] [--teacher T.onnx]
-        [--split val|train]
+        [--split val|train] [--quarter clockwise|anticlockwise] [--no-upright]
+
+``--quarter`` reads the photos turned a quarter (a phone held the other way), their labels
+with them; the reader turns them back (``vision.upright``) unless ``--no-upright``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -39,6 +44,10 @@ from vision.pipeline import read_hand_photo  # noqa: E402
 from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa: E402
 from vision.training.pseudo_labels import CONF, off_row_tiles  # noqa: E402
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split  # noqa: E402
+from vision.upright import DEFAULT_UPRIGHT  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_real_perturbed import quarter_anticlockwise, quarter_clockwise  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 CODES = {"val": DATA / "real_tiles.csv", "train": DATA / "real_train_tiles.csv"}
@@ -49,6 +58,16 @@ def _photos(split: str = "val") -> list[tuple[GroundTruth, np.ndarray]]:
     or the training ones (``train``: the models learned from them, the regions' rules were
     shaped on them; their labels mark no discard as off the hand, so a few count as wrong)."""
     return [(gt, cv2.imread(str(gt.image))) for gt in iter_dataset(DEFAULT_REAL_DIR, load_split()[split], CODES[split])]
+
+
+QUARTERS = {"clockwise": quarter_clockwise, "anticlockwise": quarter_anticlockwise}
+
+
+def _turned(gt: GroundTruth, image: np.ndarray, turn: Callable[..., tuple[np.ndarray, np.ndarray]]
+            ) -> tuple[GroundTruth, np.ndarray]:
+    """A photo and its labels turned by ``turn`` (``bench_real_perturbed``'s quarter turns)."""
+    turned, boxes = turn(image, gt.xyxy.astype(np.float64))
+    return replace(gt, xyxy=boxes.astype(np.float32)), turned
 
 
 def hands(reader: TileReader, photos: list[tuple[GroundTruth, np.ndarray]]) -> dict[str, int]:
@@ -87,12 +106,18 @@ def main() -> None:
     p.add_argument("--teacher", type=Path, default=None, help="one teacher for all (default: each detector)")
     p.add_argument("--imgsz", type=int, default=480)
     p.add_argument("--split", choices=("val", "train"), default="val")
+    p.add_argument("--quarter", choices=tuple(QUARTERS),
+                   help="the photos turned a quarter, their labels with them (a phone held the other way)")
+    p.add_argument("--no-upright", action="store_true",
+                   help="read every photo as it is (default: rows running up it are read turned: vision.upright)")
     args = p.parse_args()
     classify = shipped_classifier()  # as the reader serves it: with the second look
     photos = _photos(args.split)
+    if args.quarter:
+        photos = [_turned(gt, image, QUARTERS[args.quarter]) for gt, image in photos]
     for path in args.detector:
         serve = TileDetector(path, imgsz=args.imgsz)
-        h = hands(TileReader(serve, classify), photos)
+        h = hands(TileReader(serve, classify, upright=None if args.no_upright else DEFAULT_UPRIGHT), photos)
         off, found = off_row(serve, TileDetector(args.teacher or path, imgsz=args.imgsz, conf=CONF), classify, photos)
         print(f"{path}: of {len(photos)} photos, the hand read holds exactly the labelled tiles in "
               f"{h.get('tiles right', 0)}, and names them all right in {h.get('named right', 0)} of the "

@@ -18,7 +18,9 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repe
    ones that never spin (``spinning_*``, ``vision.onnx_runtime``); and by the detector
    shrinking a frame as served against by OpenCV's area resize alone (``shrink_*``,
    ``vision.detector.shrink``); and by the detector as served against it looking again at
-   each frame mirrored (``flip_*``, ``--flip``, not served).
+   each frame mirrored (``flip_*``, ``--flip``, not served); and the hand photo read as
+   served against read as it is, without the look at which way its rows run, and turned a
+   quarter (``upright_*``, ``vision.upright``).
    A phone's photo: ``--phone-photos`` rendered 4032×3024 JPEGs read decoded whole and
    decoded at the fraction that keeps a 1080p frame's side (``vision.imageio.load_photo``,
    served): both accuracies and times, loading included.
@@ -128,6 +130,7 @@ def speed(reader: TileReader, repeats: int) -> dict[str, float | int]:
     out.update(spinning_cost(reader, frame, hundred, hand, repeats))
     out.update(shrink_cost(reader, frame, hundred, hand, repeats))
     out.update(flip_cost(reader, frame, hundred, hand, repeats))
+    out.update(upright_cost(reader, frame, hundred, hand, repeats))
     return out
 
 
@@ -203,6 +206,19 @@ def flip_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: 
     flipped.flip = True
     return alternating({"flip": TileReader(flipped, reader.classifier), "served": reader}, frame, hundred, hand,
                        repeats, "flip")
+
+
+def upright_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
+                 repeats: int) -> dict[str, float]:
+    """The hand photo read as served and read as it is (``upright=None``: no look at which
+    way its rows run), alternating; and the hand photo turned a quarter, read as served (its
+    rows run up it: read again turned back, ``vision.upright``)."""
+    as_is = TileReader(reader.detector, reader.classifier, upright=None)
+    out = alternating({"served": reader, "as_is": as_is}, frame, hundred, hand, repeats, "upright")
+    turned = cv2.rotate(hand, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    out["upright_hand_turned_quarters"] = reader.read_upright(turned)[2]
+    out["upright_hand_turned_ms"] = median_ms(lambda: reader(turned), repeats)
+    return out
 
 
 def phone_photos(reader: TileReader, n: int, seed: int = 4032, kind: str = "mixed",

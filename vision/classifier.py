@@ -396,6 +396,17 @@ class TileClassifier:
                     crops[i] = np.ascontiguousarray(crops[i][::-1, ::-1])
         return self._look_again(crops, x, first), crops
 
+    def uprightness(self, crops: Sequence[np.ndarray]) -> float | None:
+        """How upright the ``way_up`` probe finds the crops of one row of tiles: the mean
+        logit that they stand as photographed (above 0) rather than turned half round; None
+        without a probe or crops. Of a row's two quarter turns, the one that reads higher is
+        the one its tiles stand upright in (``vision.reader.TileReader.quarters``)."""
+        if self.way_up is None or not len(crops):
+            return None
+        outputs = [self.model.output_names[0], FEATURES_OUTPUT]
+        _, features = self._over_turns(self.preprocess(crops), self.turns[:1], outputs)
+        return float(self.way_up.logits(features).mean())
+
     def _turned_row(self, x: np.ndarray, features: np.ndarray, outputs: Sequence[str]) -> np.ndarray | None:
         """The first turn's probabilities of one row's preprocessed crops ``x`` turned half
         round when ``way_up`` judges the row upside down from its ``features``; else None.

@@ -68,6 +68,7 @@ from vision.regions import (
     tile_scale,
 )
 from vision.smoothing import TileSmoother
+from vision.upright import boxes_turned_back, turn_quarters
 
 __all__ = [
     "read_hand_photo",
@@ -240,7 +241,11 @@ def read_hand_photo(
     image, (sx, sy) = _image(photo)
     ruleset = ruleset if ruleset is not None else load_ruleset(variant)
     reader = reader or _photo_reader(calibration, _set_stamp(calibration))
-    dets = reader(image).scaled(sx, sy)
+    photo_size = (round(image.shape[1] * sx), round(image.shape[0] * sy))
+    image, dets, quarters = _read_upright(reader, image)
+    if quarters % 2:
+        sx, sy = sy, sx
+    dets = dets.scaled(sx, sy)
     size = (round(image.shape[1] * sx), round(image.shape[0] * sy))
     regions = HandRegions(is_bonus=_is_bonus(ruleset))
     try:
@@ -248,7 +253,23 @@ def read_hand_photo(
     except NoTilesError:
         where = f"{str(photo)!r}" if not isinstance(photo, np.ndarray) else "the picture"
         raise NoTilesError(f"no tiles found in {where}") from None
-    return CloserLook()(image, dets, reading, reader, regions, (sx, sy)).check(ruleset)
+    reading = CloserLook()(image, dets, reading, reader, regions, (sx, sy)).check(ruleset)
+    if not quarters:
+        return reading
+    shape = (photo_size[1], photo_size[0])
+    return reading.with_boxes(lambda box: tuple(boxes_turned_back(np.array(box), shape, quarters)[0].tolist()),
+                              photo_size)
+
+
+def _read_upright(reader: Reader, image: np.ndarray) -> tuple[np.ndarray, Detections, int]:
+    """The photo as read, turned ``quarters`` clockwise where its rows ran up it (a reader
+    that turns photos: ``TileReader.read_upright``), its tiles found in it, and ``quarters``.
+    The hand's regions are read in it too: they were shaped on rows across the picture."""
+    read_upright = getattr(reader, "read_upright", None)
+    if not callable(read_upright):
+        return image, reader(image), 0
+    dets, _, quarters = read_upright(image)
+    return turn_quarters(image, quarters), dets, quarters
 
 
 @dataclass

@@ -24,7 +24,8 @@ from vision.classifier import (
 )
 from vision.detections import UNKNOWN, Detections, box_iou
 from vision.detector import TileDetector, largest_input
-from vision.row_crops import cut_along_rows
+from vision.row_crops import BoxRows, cut_along_rows, rows_of_boxes
+from vision.upright import DEFAULT_UPRIGHT, Upright, turn_quarters, turned_back
 from vision.way_up import WayUp
 from vision.zoom import DEFAULT_ZOOM, Zoom
 
@@ -86,17 +87,21 @@ class TileReader:
 
     ``zoom``: where the tiles a first pass finds are small at the detector's input (a
     table photographed whole), detect again at the input size that makes them readable
-    (``vision.zoom``; None: one pass at the detector's size)."""
+    (``vision.zoom``; None: one pass at the detector's size). ``upright``: where the rows
+    a first pass finds run up the photo, read it turned a quarter (``vision.upright``; None:
+    as it is)."""
 
     def __init__(
         self,
         detector: TileDetector | None = None,
         classifier: TileClassifier | None = None,
         zoom: Zoom | None = DEFAULT_ZOOM,
+        upright: Upright | None = DEFAULT_UPRIGHT,
     ) -> None:
         self.detector = detector or TileDetector(DETECTOR_PATH)
         self.classifier = classifier or shipped_classifier()
         self.zoom = zoom
+        self.upright = upright
 
     def detect(self, image: np.ndarray) -> tuple[Detections, int]:
         """The tiles in ``image``, and the detector input's long side they were found at."""
@@ -107,19 +112,62 @@ class TileReader:
         # a zoom that does not mirror leaves it to the detector (``--flip`` mirrors every pass)
         return self.detector(image, size, flip=True if self.zoom.flip else None), size
 
-    def classify(self, image: np.ndarray, dets: Detections) -> Detections:
+    def classify(self, image: np.ndarray, dets: Detections, rows: BoxRows | None = None) -> Detections:
         """Name the face-up tiles of ``dets`` from crops of ``image``, cut along their rows
         (``vision.row_crops``), together: one picture shows one set, so no flower, season,
         animal or royal tile is named twice, and a row that looks upside down is read
         turned (``TileClassifier.one_picture``). Each keeps its runner-up too
-        (``Detections.runner_up``): a meld group may be named by it."""
+        (``Detections.runner_up``): a meld group may be named by it. ``rows``: the face-up
+        boxes' rows (``rows_of_boxes``), where already worked out."""
         if not dets.face_up.any():
             return dets.with_face_up_names(np.zeros((0, 2), np.int64), np.zeros((0, 2), np.float32))
-        crops, rows = cut_along_rows(image, dets.xyxy[dets.face_up])
-        return dets.with_face_up_names(*self.classifier.one_picture_ranked(crops, rows))
+        crops, runs = cut_along_rows(image, dets.xyxy[dets.face_up], rows=rows)
+        return dets.with_face_up_names(*self.classifier.one_picture_ranked(crops, runs))
+
+    def read(self, image: np.ndarray) -> tuple[Detections, int]:
+        """Every tile of ``image`` found and named, and the detector input's long side they
+        were found at: where the rows found run up the photo (``upright``), as found in it
+        turned a quarter (``read_upright``), their boxes turned back."""
+        dets, size, quarters = self.read_upright(image)
+        return (turned_back(dets, image.shape, quarters) if quarters else dets), size
+
+    def read_upright(self, image: np.ndarray) -> tuple[Detections, int, int]:
+        """Every tile of ``image`` found and named in it turned ``quarters`` clockwise (0
+        unless its rows run up it: ``quarters``), boxes in the turned picture's pixels; the
+        detector input's long side they were found at; and ``quarters``."""
+        dets, size = self.detect(image)
+        rows = rows_of_boxes(dets.xyxy[dets.face_up])  # put in rows once: to look which way they run, and to cut
+        quarters = self.quarters(image, dets, rows)
+        if not quarters:
+            return self.classify(image, dets, rows), size, 0
+        turned = turn_quarters(image, quarters)
+        dets, size = self.detect(turned)
+        return self.classify(turned, dets), size, quarters
+
+    def quarters(self, image: np.ndarray, dets: Detections, rows: BoxRows | None = None) -> int:
+        """Quarter turns clockwise that stand the tiles ``dets`` found in ``image`` upright:
+        0 unless ``upright`` turns the photo; then 1, or 3 where the longest row of touching
+        tiles running up the picture looks more upright to the way-up probe turned that way
+        (``TileClassifier.uprightness``; without a probe, 1). ``rows``: the face-up boxes'
+        rows (``rows_of_boxes``), where already worked out."""
+        if self.upright is None or not self.upright.turn(dets, rows[1] if rows is not None else None):
+            return 0
+        boxes = dets.xyxy[dets.face_up]
+        crops, runs = cut_along_rows(image, boxes, rows=rows)
+        centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+        up = [r for r in runs if np.ptp(centres[r, 1]) > np.ptp(centres[r, 0])]
+        if not up:
+            return 1
+        # a row running up the picture is cut with its tiles lying sideways (vision.row_crops)
+        row = max(up, key=len).tolist()
+        clockwise = self.classifier.uprightness([np.ascontiguousarray(np.rot90(crops[i], -1)) for i in row])
+        if clockwise is None:
+            return 1
+        anticlockwise = self.classifier.uprightness([np.ascontiguousarray(np.rot90(crops[i], 1)) for i in row])
+        return 3 if anticlockwise is not None and anticlockwise > clockwise else 1
 
     def __call__(self, image: np.ndarray) -> Detections:
-        return self.classify(image, self.detect(image)[0])
+        return self.read(image)[0]
 
 
 Classify = Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]]

@@ -239,6 +239,27 @@ class HandReading:
                           face_down=[not i.face_up for i, _ in pairs])
         return tuple(pairs[k][0] for k in cut)
 
+    def with_boxes(self, box: Callable[[Box], Box], image_size: tuple[int, int] | None) -> HandReading:
+        """This reading with every tile's box taken through ``box``: the same tiles in the
+        pixels of another picture, of ``image_size`` (the photo a turned one was cut from).
+
+        >>> r = HandReading((TileItem(Tile.M1, (1, 2, 3, 4)),), others=(TileItem(Tile.BACK, (5, 6, 7, 8)),))
+        >>> moved = r.with_boxes(lambda b: (b[0] + 10, b[1], b[2] + 10, b[3]), (40, 30))
+        >>> [i.box for i, _, _ in moved.items()], moved.image_size
+        ([(11, 2, 13, 4), (15, 6, 17, 8)], (40, 30))
+        """
+        def move(item: TileItem) -> TileItem:
+            return replace(item, box=box(item.box))
+
+        return replace(
+            self,
+            concealed=tuple(map(move, self.concealed)),
+            melds=tuple(replace(m, items=tuple(map(move, m.items))) for m in self.melds),
+            flowers=tuple(map(move, self.flowers)),
+            others=tuple(map(move, self.others)),
+            image_size=image_size,
+        )
+
     def check(self, ruleset: Any) -> HandReading:
         """This reading with doubtful tiles flagged against the variant (see ``check_against``)."""
         flagged = check_against([i for i, region, _ in self.items() if region != "other"], ruleset)

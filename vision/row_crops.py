@@ -34,7 +34,7 @@ from vision.classifier import CROP_MARGIN, crop_boxes
 from vision.readings import TileItem
 from vision.regions import HandRegions, Row, rows_of
 
-__all__ = ["row_crops", "cut_along_rows"]
+__all__ = ["row_crops", "cut_along_rows", "rows_of_boxes", "BoxRows"]
 
 
 TOUCHING = (0.9, 1.6)  # a row's pitch over its tiles' own extent along it, for tiles that touch
@@ -48,10 +48,28 @@ def row_crops(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN) 
     return cut_along_rows(image, xyxy, margin)[0]
 
 
-def cut_along_rows(image: np.ndarray, xyxy: np.ndarray,
-                   margin: float = CROP_MARGIN) -> tuple[list[np.ndarray], list[np.ndarray]]:
+BoxRows = tuple[list[TileItem], list[Row]]  # boxes as items, and the rows they lie in
+
+
+def rows_of_boxes(xyxy: np.ndarray) -> BoxRows:
+    """The boxes ``xyxy`` as items, and their rows (``vision.regions.rows_of``): worked out
+    once for a picture's boxes, for the look at which way they run (``vision.upright``) and
+    the crops cut along them.
+
+    >>> items, rows = rows_of_boxes(np.array([[10 + 30 * k, 10, 30 + 30 * k, 40] for k in range(4)], float))
+    >>> len(items), [len(row) for row in rows]
+    (4, [4])
+    """
+    boxes = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
+    items = [TileItem(Tile.M1, (x1, y1, x2, y2)) for x1, y1, x2, y2 in boxes.tolist()]
+    return items, rows_of(items)
+
+
+def cut_along_rows(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN,
+                   rows: BoxRows | None = None) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """``row_crops``, and the runs of touching tiles it cut along their rows: each run's box
-    indices in reading order (a hand photo's longest run is its concealed row).
+    indices in reading order (a hand photo's longest run is its concealed row). ``rows``:
+    ``rows_of_boxes(xyxy)``, where already worked out.
 
     >>> row = np.array([[10 + 30 * k, 10, 30 + 30 * k, 40] for k in range(4)], float)
     >>> lone = np.array([[10, 100, 30, 130]], float)
@@ -60,10 +78,12 @@ def cut_along_rows(image: np.ndarray, xyxy: np.ndarray,
     """
     boxes = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
     crops = crop_boxes(image, boxes, margin)
-    items = [TileItem(Tile.M1, (x1, y1, x2, y2)) for x1, y1, x2, y2 in boxes.tolist()]
+    items, lines = rows if rows is not None else rows_of_boxes(boxes)
+    if len(items) != len(boxes):
+        raise ValueError(f"rows of {len(items)} boxes given for {len(boxes)} boxes")
     where = {id(item): k for k, item in enumerate(items)}
     runs: list[np.ndarray] = []
-    for row in rows_of(items):
+    for row in lines:
         for run in row.runs(HandRegions.group_gap, row.usual_gap()):
             if len(run) < 2:
                 continue

@@ -1,4 +1,5 @@
-"""The ``--no-zoom`` option shared by ``detect``, ``eval`` and the real-photo benchmark.
+"""The ``--no-zoom`` and ``--no-upright`` options shared by ``detect``, ``eval`` and the
+real-photo benchmark: how the reader's first pass is followed up.
 
 Not a sub-command (the leading underscore keeps the CLI from registering it).
 """
@@ -9,15 +10,19 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from vision.upright import Upright
     from vision.zoom import Zoom
 
-__all__ = ["add_zoom_option", "zoom_from"]
+__all__ = ["add_zoom_option", "zoom_from", "upright_from"]
 
 
 def add_zoom_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-zoom", action="store_true",
                    help="one detector pass at its input size (default: a photo whose tiles come out small at it, "
                         "a table taken whole, is detected again larger: vision.zoom)")
+    p.add_argument("--no-upright", action="store_true",
+                   help="read every photo as it is (default: a photo whose rows of tiles run up it is read "
+                        "turned a quarter: vision.upright)")
 
 
 def zoom_from(args: argparse.Namespace) -> Zoom | None:
@@ -25,3 +30,10 @@ def zoom_from(args: argparse.Namespace) -> Zoom | None:
     from vision.zoom import DEFAULT_ZOOM
 
     return None if args.no_zoom else DEFAULT_ZOOM
+
+
+def upright_from(args: argparse.Namespace) -> Upright | None:
+    """The upright stage the option asks for: the served one, or None to read photos as they are."""
+    from vision.upright import DEFAULT_UPRIGHT
+
+    return None if args.no_upright else DEFAULT_UPRIGHT

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mahjongero.commands._classifier import add_classifier_options, classifier_from
 from mahjongero.commands._detector import add_detector_options, detector_from
-from mahjongero.commands._zoom import add_zoom_option, zoom_from
+from mahjongero.commands._zoom import add_zoom_option, upright_from, zoom_from
 
 SHEET_CROPS = 48  # crops a contact sheet of --sheets holds: six rows of eight, readable at a glance
 
@@ -69,17 +69,17 @@ def run(args: argparse.Namespace) -> int:
     if not root.is_dir():
         raise ValueError(f"--data {args.data!r} is not a folder")
     names = json.loads(Path(args.split).read_text())["val"] if args.split else None
-    reader = TileReader(detector_from(args), classifier_from(args), zoom=zoom_from(args))
+    reader = TileReader(detector_from(args), classifier_from(args), zoom=zoom_from(args), upright=upright_from(args))
     scores = Scores()
     for k, gt in enumerate(iter_dataset(root, names, Path(args.codes) if args.codes else None)):
         if args.limit and k >= args.limit:
             break
         image = load_image(gt.image)
-        det, size = reader.detect(image)
-        det = reader.classify(image, det)
+        det, size = reader.read(image)
         crop_codes = None
         if (gt.code >= 0).any():
-            # the true boxes, read as the reader reads its own (crops cut along their rows)
+            # the true boxes, read as the reader reads its own (crops cut along their rows), in the
+            # photo as it lies: one the reader reads turned a quarter (vision.upright) too
             truth = Detections(gt.xyxy.astype(np.float32), np.ones(len(gt.xyxy), np.float32), gt.face_up.astype(bool))
             crop_codes = reader.classify(image, truth).code
         scores.add(gt, det, crop_codes, input_scale=letterbox_scale(image.shape, size))

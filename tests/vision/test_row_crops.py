@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.classifier import crop_boxes
-from vision.row_crops import row_crops
+from vision.row_crops import cut_along_rows, row_crops, rows_of_boxes
 
 TILE_W, TILE_H, PITCH = 30, 36, 34  # faces 30 wide, 4 px apart: boxes around the faces only
 
@@ -77,3 +77,14 @@ def test_lone_tiles_tiles_apart_and_overlapping_boxes_keep_their_boxes() -> None
 
 def test_no_boxes_no_crops() -> None:
     assert row_crops(np.zeros((10, 10, 3), np.uint8), np.zeros((0, 4))) == []
+
+
+def test_rows_worked_out_once_cut_the_same_crops_and_must_be_the_boxes_own() -> None:
+    image, boxes = _tilted_row(8.0)
+    boxes = np.array(boxes)
+    crops, runs = cut_along_rows(image, boxes)
+    again, runs_again = cut_along_rows(image, boxes, rows=rows_of_boxes(boxes))
+    assert all(np.array_equal(a, b) for a, b in zip(crops, again, strict=True))
+    assert [r.tolist() for r in runs] == [r.tolist() for r in runs_again] and len(runs) == 1
+    with pytest.raises(ValueError, match="rows of 7 boxes given for 8 boxes"):
+        cut_along_rows(image, boxes, rows=rows_of_boxes(boxes[1:]))

@@ -1,0 +1,127 @@
+"""Upright: a photo whose rows run up it is read turned a quarter, the way its tiles stand,
+and its boxes come back in the photo's own pixels."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from vision.detections import Detections
+from vision.evaluation import match
+from vision.imageio import load_image
+from vision.reader import CLASSIFIER_PATH, DETECTOR_PATH, WAY_UP_PATH, TileReader
+from vision.upright import Upright, turn_quarters, turned_back
+
+from .test_reader import _cli
+
+HAND = Path(__file__).resolve().parents[1] / "data" / "vision" / "images" / "hand_7_1.jpg"
+needs_models = pytest.mark.skipif(
+    not (DETECTOR_PATH.is_file() and CLASSIFIER_PATH.is_file() and WAY_UP_PATH.is_file() and HAND.is_file()),
+    reason="shipped models or test images missing",
+)
+
+
+def _tiles(xyxy: list[list[float]]) -> Detections:
+    n = len(xyxy)
+    return Detections(np.array(xyxy, np.float32).reshape(-1, 4), np.ones(n, np.float32), np.ones(n, bool))
+
+
+def _column(n: int, x: float = 10.0) -> list[list[float]]:
+    """``n`` touching tiles 30 wide and 40 high, one above the next (a row turned a quarter)."""
+    return [[x, 10 + 40 * k, x + 30, 50 + 40 * k] for k in range(n)]
+
+
+def _row(n: int, y: float = 10.0) -> list[list[float]]:
+    return [[10 + 30 * k, y, 40 + 30 * k, y + 40] for k in range(n)]
+
+
+@given(h=st.integers(8, 60), w=st.integers(8, 60), quarters=st.integers(1, 3), data=st.data())
+def test_boxes_found_in_a_turned_picture_come_back_where_the_tile_is(h: int, w: int, quarters: int,
+                                                                     data: st.DataObject) -> None:
+    """Against OpenCV's own turn: a tile's pixels painted in the picture, turned with it,
+    are boxed in the turned picture, and that box turned back is the tile's box."""
+    x1, x2 = sorted(data.draw(st.lists(st.integers(0, w), min_size=2, max_size=2, unique=True)))
+    y1, y2 = sorted(data.draw(st.lists(st.integers(0, h), min_size=2, max_size=2, unique=True)))
+    picture = np.zeros((h, w), np.uint8)
+    picture[y1:y2, x1:x2] = 255
+    ys, xs = np.nonzero(turn_quarters(picture, quarters))
+    found = _tiles([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]])
+    assert turned_back(found, picture.shape, quarters).xyxy.tolist() == [[x1, y1, x2, y2]]
+
+
+def test_a_column_of_touching_tiles_is_turned_a_row_or_a_table_is_not() -> None:
+    upright = Upright()
+    assert upright.turn(_tiles(_column(6)))
+    assert upright.turn(_tiles(_column(3) + _column(3, x=200)))  # two runs of three up the picture
+    assert not upright.turn(_tiles(_column(4)))  # under ``fewest``
+    assert not upright.turn(_tiles(_row(16)))
+    assert not upright.turn(_tiles(_column(8) + _row(8, y=600)))  # rows both ways: a table
+    assert upright.turn(_tiles(_column(8) + _row(3, y=600)))  # a meld across beside a hand up it
+    lying = _tiles(_column(6))
+    assert not Upright().turn(Detections(lying.xyxy, lying.confidence, np.zeros(6, bool)))  # backs say nothing
+    hand, walls = _tiles(_column(6)), _tiles(_row(7, y=600) + _column(7, x=600))
+    table = Detections.concat([hand, Detections(walls.xyxy, walls.confidence, np.zeros(14, bool))])
+    assert not upright.turn(table)  # more backs than face-up tiles: a table, its walls both ways
+    assert Upright(most_backs=3.0).turn(table)
+
+
+def _as_photographed(found: Detections, photo: Detections) -> tuple[np.ndarray, np.ndarray]:
+    """Each box of ``photo`` matched to one of ``found`` (IoU 0.5; -1 none), and whether it was named the same."""
+    j = match(photo.xyxy, found.xyxy)
+    same = (j >= 0) & (found.code[np.maximum(j, 0)] == photo.code)
+    return j, same
+
+
+@needs_models
+@pytest.mark.parametrize("quarters", [1, 3])
+def test_a_hand_photographed_turned_a_quarter_reads_as_photographed_upright(quarters: int) -> None:
+    """The rendered hand turned either way reads its tiles as upright, in the turned photo's
+    pixels; read as it comes, it loses most of them."""
+    reader, as_it_comes = TileReader(), TileReader(upright=None)
+    image = load_image(HAND)
+    photo = reader(image)
+    assert reader.quarters(image, reader.detect(image)[0]) == 0
+    turned = turn_quarters(image, quarters)
+    assert reader.quarters(turned, reader.detect(turned)[0]) == 4 - quarters  # the way back up
+    read = turned_back(reader(turned), image.shape, quarters)
+    plain = turned_back(as_it_comes(turned), image.shape, quarters)
+    found, same = _as_photographed(read, photo)
+    found_plain, _ = _as_photographed(plain, photo)
+    assert (found >= 0).mean() >= 0.95 and same.mean() >= 0.9, ((found >= 0).mean(), same.mean())
+    assert (found_plain >= 0).mean() <= 0.5
+
+
+@needs_models
+def test_cli_detect_gives_a_turned_photos_boxes_in_its_own_pixels(tmp_path: Path) -> None:
+    image = load_image(HAND)
+    photo, turned = tmp_path / "turned.png", turn_quarters(image, 3)
+    cv2.imwrite(str(photo), turned)
+    rows = {flags: json.loads(out.stdout)["tiles"] for flags in ((), ("--no-upright",))
+            if (out := _cli("detect", str(photo), "--json", *flags)).returncode == 0}
+    assert set(rows) == {(), ("--no-upright",)}
+    upright = turned_back(TileReader()(image), turned.shape, 1)  # the upright read, in the turned photo's pixels
+    found = [match(upright.xyxy, np.array([r["box"] for r in got], np.float32).reshape(-1, 4)) for got in rows.values()]
+    assert (found[0] >= 0).mean() >= 0.95 and (found[1] >= 0).mean() <= 0.5, [(f >= 0).mean() for f in found]
+
+
+@needs_models
+def test_a_hand_photo_turned_a_quarter_reads_the_same_hand_in_its_own_pixels() -> None:
+    """The regions read the turned photo's hand in the photo stood upright (they were shaped
+    on rows across the picture), and give its boxes back in the turned photo's pixels."""
+    from vision.pipeline import read_hand_photo
+
+    image = load_image(HAND)
+    upright = read_hand_photo(image, "filipino")
+    turned = turn_quarters(image, 1)
+    reading = read_hand_photo(turned, "filipino")
+    assert reading.image_size == (turned.shape[1], turned.shape[0])
+    assert [i.tile for i in reading.concealed] == [i.tile for i in upright.concealed]
+    assert [m.tiles for m in reading.melds] == [m.tiles for m in upright.melds]
+    back = turned_back(_tiles([list(i.box) for i in reading.concealed]), image.shape, 1)
+    np.testing.assert_allclose(back.xyxy, [i.box for i in upright.concealed], atol=1.0)
