@@ -16,10 +16,11 @@
   photo as taken.
 
     .venv/bin/python benchmarks/bench_real_photos.py [--detector A.onnx B.onnx ...] [--teacher T.onnx]
-        [--split val|train] [--quarter clockwise|anticlockwise] [--no-upright]
+        [--split val|train] [--turned clockwise|anticlockwise|round] [--no-upright]
 
-``--quarter`` reads the photos turned a quarter (a phone held the other way), their labels
-with them; the reader turns them back (``vision.upright``) unless ``--no-upright``.
+``--turned`` reads the photos turned a quarter (a phone held the other way) or half round
+(a hand photographed from across the table), their labels with them; the reader turns them
+back (``vision.upright``) unless ``--no-upright``.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from vision.training.real_split import DEFAULT_REAL_DIR, load_split  # noqa: E40
 from vision.upright import DEFAULT_UPRIGHT  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_real_perturbed import quarter_anticlockwise, quarter_clockwise  # noqa: E402
+from bench_real_perturbed import quarter_anticlockwise, quarter_clockwise, upside_down  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 CODES = {"val": DATA / "real_tiles.csv", "train": DATA / "real_train_tiles.csv"}
@@ -60,12 +61,12 @@ def _photos(split: str = "val") -> list[tuple[GroundTruth, np.ndarray]]:
     return [(gt, cv2.imread(str(gt.image))) for gt in iter_dataset(DEFAULT_REAL_DIR, load_split()[split], CODES[split])]
 
 
-QUARTERS = {"clockwise": quarter_clockwise, "anticlockwise": quarter_anticlockwise}
+TURNS = {"clockwise": quarter_clockwise, "anticlockwise": quarter_anticlockwise, "round": upside_down}
 
 
 def _turned(gt: GroundTruth, image: np.ndarray, turn: Callable[..., tuple[np.ndarray, np.ndarray]]
             ) -> tuple[GroundTruth, np.ndarray]:
-    """A photo and its labels turned by ``turn`` (``bench_real_perturbed``'s quarter turns)."""
+    """A photo and its labels turned by ``turn`` (``bench_real_perturbed``'s turns)."""
     turned, boxes = turn(image, gt.xyxy.astype(np.float64))
     return replace(gt, xyxy=boxes.astype(np.float32)), turned
 
@@ -106,15 +107,15 @@ def main() -> None:
     p.add_argument("--teacher", type=Path, default=None, help="one teacher for all (default: each detector)")
     p.add_argument("--imgsz", type=int, default=480)
     p.add_argument("--split", choices=("val", "train"), default="val")
-    p.add_argument("--quarter", choices=tuple(QUARTERS),
-                   help="the photos turned a quarter, their labels with them (a phone held the other way)")
+    p.add_argument("--turned", choices=tuple(TURNS),
+                   help="the photos turned a quarter or half round, their labels with them")
     p.add_argument("--no-upright", action="store_true",
                    help="read every photo as it is (default: rows running up it are read turned: vision.upright)")
     args = p.parse_args()
     classify = shipped_classifier()  # as the reader serves it: with the second look
     photos = _photos(args.split)
-    if args.quarter:
-        photos = [_turned(gt, image, QUARTERS[args.quarter]) for gt, image in photos]
+    if args.turned:
+        photos = [_turned(gt, image, TURNS[args.turned]) for gt, image in photos]
     for path in args.detector:
         serve = TileDetector(path, imgsz=args.imgsz)
         h = hands(TileReader(serve, classify, upright=None if args.no_upright else DEFAULT_UPRIGHT), photos)

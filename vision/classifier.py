@@ -366,7 +366,14 @@ class TileClassifier:
                            rows: Sequence[np.ndarray] = ()) -> tuple[np.ndarray, np.ndarray]:
         """As ``one_picture``, with each crop's runner-up: codes (N, 2) and probabilities
         (N, 2), its name first, then the likeliest other."""
-        p, crops = self._photo_probabilities(crops, rows)
+        codes, probs, _ = self.one_picture_turned(crops, rows)
+        return codes, probs
+
+    def one_picture_turned(self, crops: Sequence[np.ndarray], rows: Sequence[np.ndarray] = ()
+                           ) -> tuple[np.ndarray, np.ndarray, list[bool]]:
+        """As ``one_picture_ranked``, and for each of ``rows`` whether it was read turned half
+        round (``way_up`` judged it upside down)."""
+        p, crops, turned = self._photo_probabilities(crops, rows)
         if len(p):  # the ink only of crops read as one-of-a-kind tiles: a few a picture
             asked = ONE_IN_A_SET[self.codes[p.argmax(1)]]
             p = by_set_ink(p, self.codes, [index_ink(_bgr(c)) if a else 0 for c, a in zip(crops, asked, strict=True)])
@@ -374,27 +381,30 @@ class TileClassifier:
         rest = p.copy()
         rest[np.arange(len(idx)), idx] = -1.0
         order = np.stack([idx, rest.argmax(1)], 1).astype(np.int64)
-        return self.codes[order], np.take_along_axis(p, order, 1)
+        return self.codes[order], np.take_along_axis(p, order, 1), turned
 
-    def _photo_probabilities(self, crops: Sequence[np.ndarray],
-                             rows: Sequence[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
-        """``probabilities`` of one photo's crops, and the crops as read: a row that
-        ``way_up`` judges upside down turned half round (the features come with the first
-        look; one more pass only for a row that looks upside down)."""
+    def _photo_probabilities(self, crops: Sequence[np.ndarray], rows: Sequence[np.ndarray]
+                             ) -> tuple[np.ndarray, list[np.ndarray], list[bool]]:
+        """``probabilities`` of one photo's crops, the crops as read, and which of ``rows``
+        were read turned: a row that ``way_up`` judges upside down turned half round (the
+        features come with the first look; one more pass only for a row that looks upside
+        down)."""
         crops = list(crops)
-        rows = [r for r in rows if len(r) >= WAY_UP_ROW] if self.way_up is not None else []
-        if not rows:
-            return self.probabilities(crops), crops
+        turned = [False] * len(rows)
+        judged = [k for k, r in enumerate(rows) if len(r) >= WAY_UP_ROW] if self.way_up is not None else []
+        if not judged:
+            return self.probabilities(crops), crops, turned
         x = self.preprocess(crops)
         outputs = [self.model.output_names[0], FEATURES_OUTPUT]
         first, features = self._over_turns(x, self.turns[:1], outputs)
-        for row in rows:
+        for k in judged:
+            row = rows[k]
             seen = self._turned_row(x[row], features[row], outputs)
             if seen is not None:
-                x[row], first[row] = x[row][:, :, ::-1, ::-1], seen
+                x[row], first[row], turned[k] = x[row][:, :, ::-1, ::-1], seen, True
                 for i in row:
                     crops[i] = np.ascontiguousarray(crops[i][::-1, ::-1])
-        return self._look_again(crops, x, first), crops
+        return self._look_again(crops, x, first), crops, turned
 
     def uprightness(self, crops: Sequence[np.ndarray]) -> float | None:
         """How upright the ``way_up`` probe finds the crops of one row of tiles: the mean

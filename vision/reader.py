@@ -119,10 +119,17 @@ class TileReader:
         turned (``TileClassifier.one_picture``). Each keeps its runner-up too
         (``Detections.runner_up``): a meld group may be named by it. ``rows``: the face-up
         boxes' rows (``rows_of_boxes``), where already worked out."""
+        return self._classify(image, dets, rows)[0]
+
+    def _classify(self, image: np.ndarray, dets: Detections, rows: BoxRows | None = None) -> tuple[Detections, bool]:
+        """``classify``, and whether the longest run of touching tiles was read turned half
+        round (the way-up probe judged it upside down: the photo taken from across the table)."""
         if not dets.face_up.any():
-            return dets.with_face_up_names(np.zeros((0, 2), np.int64), np.zeros((0, 2), np.float32))
+            return dets.with_face_up_names(np.zeros((0, 2), np.int64), np.zeros((0, 2), np.float32)), False
         crops, runs = cut_along_rows(image, dets.xyxy[dets.face_up], rows=rows)
-        return dets.with_face_up_names(*self.classifier.one_picture_ranked(crops, runs))
+        codes, probs, turned = self.classifier.one_picture_turned(crops, runs)
+        longest = max(range(len(runs)), key=lambda k: len(runs[k]), default=None)
+        return dets.with_face_up_names(codes, probs), longest is not None and turned[longest]
 
     def read(self, image: np.ndarray) -> tuple[Detections, int]:
         """Every tile of ``image`` found and named, and the detector input's long side they
@@ -132,14 +139,24 @@ class TileReader:
         return (turned_back(dets, image.shape, quarters) if quarters else dets), size
 
     def read_upright(self, image: np.ndarray) -> tuple[Detections, int, int]:
-        """Every tile of ``image`` found and named in it turned ``quarters`` clockwise (0
-        unless its rows run up it: ``quarters``), boxes in the turned picture's pixels; the
-        detector input's long side they were found at; and ``quarters``."""
+        """Every tile of ``image`` found and named in it turned ``quarters`` clockwise, boxes
+        in the turned picture's pixels; the detector input's long side they were found at;
+        and ``quarters``: 0 as it is; 1 or 3 where its rows run up it (``quarters``); 2 where
+        they run across it, the longest row was read turned half round (``Upright.half_turn``:
+        a hand photographed from across the table) and the detector is as sure of the tiles
+        it finds in the photo turned round (``Upright.keeps``)."""
         dets, size = self.detect(image)
         rows = rows_of_boxes(dets.xyxy[dets.face_up])  # put in rows once: to look which way they run, and to cut
         quarters = self.quarters(image, dets, rows)
         if not quarters:
-            return self.classify(image, dets, rows), size, 0
+            named, upside_down = self._classify(image, dets, rows)
+            if not (upside_down and self.upright is not None and self.upright.half_turn(dets)):
+                return named, size, 0
+            turned = turn_quarters(image, 2)
+            again, again_size = self.detect(turned)
+            if not self.upright.keeps(dets, again):
+                return named, size, 0
+            return self.classify(turned, again), again_size, 2
         turned = turn_quarters(image, quarters)
         dets, size = self.detect(turned)
         return self.classify(turned, dets), size, quarters

@@ -7,17 +7,21 @@ far worse. A first pass still finds most of the tiles; where its rows mostly run
 picture (``Upright.turn``), the photo is read again turned a quarter, the way its longest
 row's tiles look more upright to the classifier's way-up probe (``vision.way_up``;
 ``TileReader.quarters``), and the boxes are turned back. A hand photo's regions are read in
-the turned photo too (``vision.pipeline.read_hand_photo``).
+the turned photo too (``vision.pipeline.read_hand_photo``). A photo whose rows run across
+it but whose longest row the classifier read turned half round (a hand photographed from
+across the table: ``vision.way_up``) is detected again turned round, and read so where the
+detector is as sure of the face-up tiles it finds there (``Upright.half_turn``, ``keeps``).
 
 On the 45 real validation photos turned a quarter clockwise / anticlockwise
 (``benchmarks/bench_real_perturbed.py``; ``--no-upright`` reads them as they come): whole
 hands read right 8 / 8 of 41 as they come, 34 / 34 read turned back (34 as photographed).
 A hand photo's reading (``bench_real_photos.py``'s count) held the hand exactly in 11 / 10
 of 45 and named it all right in 6 / 3 as they come; 40 / 40 and 33 / 33 turned back (40 and
-33 as photographed). The photos as photographed,
-rendered tables and the 1,600 rules-dealt hand photos read as before within a few tiles
-(``models/HISTORY.md``, stop 58). The look at the rows reuses the rows the crops are cut
-along: a hand photo read ×1.01-1.06 as long (``benchmarks/bench_vision.py``, ``upright_*``).
+33 as photographed). Upside down: 31 -> 34 hands, the photo's reading 37 / 29 -> 39 / 33.
+The photos as photographed, rendered tables and the 4,800 rules-dealt hand photos read as
+before within a few tiles (``models/HISTORY.md``, stop 58). The look at the rows reuses the
+rows the crops are cut along: a hand photo read ×1.01-1.06 as long
+(``benchmarks/bench_vision.py``, ``upright_*``).
 """
 
 from __future__ import annotations
@@ -99,11 +103,12 @@ class Upright:
     ratio: float = 2.0
     run: int = 3
     most_backs: float = 1.0
+    half: bool = True
 
     def turn(self, dets: Detections, rows: Sequence[Row] | None = None) -> bool:
         """Whether to read the photo ``dets`` were found in turned; ``rows``: its face-up
         boxes' rows (``vision.regions.rows_of``), where already worked out."""
-        if (~dets.face_up).sum() > self.most_backs * dets.face_up.sum():
+        if self._table(dets):
             return False
         if rows is None:
             rows = rows_of([TileItem(Tile.M1, (x1, y1, x2, y2)) for x1, y1, x2, y2 in dets.xyxy[dets.face_up].tolist()])
@@ -117,6 +122,34 @@ class Upright:
                 else:
                     across += len(run)
         return up >= self.fewest and up > self.ratio * across
+
+    def half_turn(self, dets: Detections) -> bool:
+        """Whether a photo whose longest row the classifier read turned half round (its
+        way-up probe judged it upside down) is read again turned round: with ``half``, unless
+        it shows more backs than face-up tiles (a table, its rows facing every way).
+
+        >>> row = Detections(np.array([[30.0 * k, 0, 30.0 * k + 30, 40] for k in range(6)]), np.ones(6), np.ones(6, bool))
+        >>> Upright().half_turn(row), Upright(half=False).half_turn(row)
+        (True, False)
+        """
+        return self.half and not self._table(dets)
+
+    def keeps(self, first: Detections, turned: Detections) -> bool:
+        """Whether the photo turned round is read so (``half_turn``): the detector's summed
+        confidence in the face-up tiles it finds there is at least the first pass's. The
+        way-up probe was fitted on real photos, and on rendered ones it judged some upright
+        rows upside down; turned round, those photos showed the detector fewer tiles, less
+        surely (``models/HISTORY.md``, stop 58).
+
+        >>> one = Detections(np.array([[0.0, 0, 30, 40]]), np.array([0.8]), np.ones(1, bool))
+        >>> Upright().keeps(one, one), Upright().keeps(one, one[np.zeros(1, bool)])
+        (True, False)
+        """
+        return bool(turned.confidence[turned.face_up].sum() >= first.confidence[first.face_up].sum())
+
+    def _table(self, dets: Detections) -> bool:
+        """More backs than ``most_backs`` times the face-up tiles: a table's walls."""
+        return bool((~dets.face_up).sum() > self.most_backs * dets.face_up.sum())
 
 
 # what the photo reader serves (``vision.reader.TileReader``); live video keeps its camera's frame

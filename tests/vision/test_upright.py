@@ -125,3 +125,17 @@ def test_a_hand_photo_turned_a_quarter_reads_the_same_hand_in_its_own_pixels() -
     assert [m.tiles for m in reading.melds] == [m.tiles for m in upright.melds]
     back = turned_back(_tiles([list(i.box) for i in reading.concealed]), image.shape, 1)
     np.testing.assert_allclose(back.xyxy, [i.box for i in upright.concealed], atol=1.0)
+
+
+@needs_models
+def test_a_hand_photographed_from_across_the_table_is_read_again_turned_round() -> None:
+    """Upside down, the hand's row is read turned by the way-up probe, so the photo is read
+    again turned round: exactly as photographed upright. Without ``half`` it is read as it is."""
+    reader = TileReader()
+    image = load_image(HAND)
+    upside_down = turn_quarters(image, 2)
+    assert reader.read_upright(upside_down)[2] == 2 and reader.read_upright(image)[2] == 0
+    photo, back = reader(image), turned_back(reader(upside_down), image.shape, 2)
+    np.testing.assert_allclose(back.xyxy, photo.xyxy, atol=1e-3)
+    np.testing.assert_array_equal(back.code, photo.code)
+    assert TileReader(upright=Upright(half=False)).read_upright(upside_down)[2] == 0

@@ -88,6 +88,7 @@ def test_only_rows_of_touching_tiles_long_enough_are_judged(upside_down: bool) -
     np.testing.assert_array_equal(codes, plain.one_picture(turned)[0])
     np.testing.assert_array_equal(TileClassifier(CLASSIFIER_PATH, way_up=Says(True)).one_picture(crops)[0],
                                   plain.one_picture(crops)[0])  # no rows given: nothing is judged
+    assert judged.one_picture_turned(crops, [short, row])[2] == [False, upside_down]  # which rows were read turned
 
 
 @pytest.mark.skipif(not DETECTOR_PATH.is_file(), reason="shipped detector missing")
