@@ -88,8 +88,8 @@ class TileReader:
     ``zoom``: where the tiles a first pass finds are small at the detector's input (a
     table photographed whole), detect again at the input size that makes them readable
     (``vision.zoom``; None: one pass at the detector's size). ``upright``: where the rows
-    a first pass finds run up the photo, read it turned a quarter (``vision.upright``; None:
-    as it is)."""
+    a first pass finds run up the photo, read it turned a quarter, and where its longest row
+    reads upside down, turned round (``vision.upright``; None: as it is)."""
 
     def __init__(
         self,
@@ -133,8 +133,8 @@ class TileReader:
 
     def read(self, image: np.ndarray) -> tuple[Detections, int]:
         """Every tile of ``image`` found and named, and the detector input's long side they
-        were found at: where the rows found run up the photo (``upright``), as found in it
-        turned a quarter (``read_upright``), their boxes turned back."""
+        were found at: where the photo is read turned (``read_upright``), as found in it
+        turned, their boxes turned back."""
         dets, size, quarters = self.read_upright(image)
         return (turned_back(dets, image.shape, quarters) if quarters else dets), size
 

@@ -22,7 +22,7 @@ def add_zoom_option(p: argparse.ArgumentParser) -> None:
                         "a table taken whole, is detected again larger: vision.zoom)")
     p.add_argument("--no-upright", action="store_true",
                    help="read every photo as it is (default: a photo whose rows of tiles run up it is read "
-                        "turned a quarter: vision.upright)")
+                        "turned a quarter, one whose hand row reads upside down turned round: vision.upright)")
 
 
 def zoom_from(args: argparse.Namespace) -> Zoom | None:
