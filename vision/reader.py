@@ -24,7 +24,8 @@ from vision.classifier import (
 )
 from vision.detections import UNKNOWN, Detections, box_iou
 from vision.detector import TileDetector, largest_input
-from vision.row_crops import BoxRows, cut_along_rows, rows_of_boxes
+from vision.regions import BoxRows, rows_of_boxes
+from vision.row_crops import cut_along_rows
 from vision.upright import DEFAULT_UPRIGHT, Upright, turn_quarters, turned_back
 from vision.way_up import WayUp
 from vision.zoom import DEFAULT_ZOOM, Zoom

@@ -52,6 +52,8 @@ __all__ = [
     "to_items",
     "fit_lines",
     "Row",
+    "BoxRows",
+    "rows_of_boxes",
     "HandRegions",
     "second_boxes",
     "boxes_over_others",
@@ -375,6 +377,23 @@ def rows_of(items: Sequence[TileItem], *, tol: float = 0.3, reach: float = 2.2) 
             d = main
         out.append(Row.build(members, d))
     return out
+
+
+BoxRows = tuple[list[TileItem], list[Row]]  # boxes as items, and the rows they lie in
+
+
+def rows_of_boxes(xyxy: np.ndarray) -> BoxRows:
+    """The boxes ``xyxy`` as items, and their rows (``rows_of``): worked out
+    once for a picture's boxes, for the look at which way they run (``vision.upright``) and
+    the crops cut along them (``vision.row_crops``).
+
+    >>> items, rows = rows_of_boxes(np.array([[10 + 30 * k, 10, 30 + 30 * k, 40] for k in range(4)], float))
+    >>> len(items), [len(row) for row in rows]
+    (4, [4])
+    """
+    boxes = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
+    items = [TileItem(Tile.M1, (x1, y1, x2, y2)) for x1, y1, x2, y2 in boxes.tolist()]
+    return items, rows_of(items)
 
 
 # -- a single hand ------------------------------------------------------------------------------

@@ -29,12 +29,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from engine.tiles import Tile
 from vision.classifier import CROP_MARGIN, crop_boxes
-from vision.readings import TileItem
-from vision.regions import HandRegions, Row, rows_of
+from vision.regions import BoxRows, HandRegions, Row, rows_of_boxes
 
-__all__ = ["row_crops", "cut_along_rows", "rows_of_boxes", "BoxRows"]
+__all__ = ["row_crops", "cut_along_rows"]
 
 
 TOUCHING = (0.9, 1.6)  # a row's pitch over its tiles' own extent along it, for tiles that touch
@@ -46,23 +44,6 @@ def row_crops(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN) 
     """Cut each box of ``xyxy`` out of ``image`` (``margin`` of the size added on each side),
     tiles touching a neighbour in a row along that row (see the module's text)."""
     return cut_along_rows(image, xyxy, margin)[0]
-
-
-BoxRows = tuple[list[TileItem], list[Row]]  # boxes as items, and the rows they lie in
-
-
-def rows_of_boxes(xyxy: np.ndarray) -> BoxRows:
-    """The boxes ``xyxy`` as items, and their rows (``vision.regions.rows_of``): worked out
-    once for a picture's boxes, for the look at which way they run (``vision.upright``) and
-    the crops cut along them.
-
-    >>> items, rows = rows_of_boxes(np.array([[10 + 30 * k, 10, 30 + 30 * k, 40] for k in range(4)], float))
-    >>> len(items), [len(row) for row in rows]
-    (4, [4])
-    """
-    boxes = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
-    items = [TileItem(Tile.M1, (x1, y1, x2, y2)) for x1, y1, x2, y2 in boxes.tolist()]
-    return items, rows_of(items)
 
 
 def cut_along_rows(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN,

@@ -32,10 +32,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from engine.tiles import Tile
 from vision.detections import Detections
-from vision.readings import TileItem
-from vision.regions import HandRegions, Row, rows_of
+from vision.regions import HandRegions, Row, rows_of_boxes
 
 __all__ = ["Upright", "DEFAULT_UPRIGHT", "turn_quarters", "turned_back", "boxes_turned_back"]
 
@@ -107,11 +105,11 @@ class Upright:
 
     def turn(self, dets: Detections, rows: Sequence[Row] | None = None) -> bool:
         """Whether to read the photo ``dets`` were found in turned; ``rows``: its face-up
-        boxes' rows (``vision.regions.rows_of``), where already worked out."""
+        boxes' rows (``vision.regions.rows_of_boxes``), where already worked out."""
         if self._table(dets):
             return False
         if rows is None:
-            rows = rows_of([TileItem(Tile.M1, (x1, y1, x2, y2)) for x1, y1, x2, y2 in dets.xyxy[dets.face_up].tolist()])
+            rows = rows_of_boxes(dets.xyxy[dets.face_up])[1]
         up = across = 0
         for row in rows:
             for run in row.runs(HandRegions.group_gap, row.usual_gap()):

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from vision.classifier import crop_boxes
-from vision.row_crops import cut_along_rows, row_crops, rows_of_boxes
+from vision.regions import rows_of_boxes
+from vision.row_crops import cut_along_rows, row_crops
 
 TILE_W, TILE_H, PITCH = 30, 36, 34  # faces 30 wide, 4 px apart: boxes around the faces only
 
