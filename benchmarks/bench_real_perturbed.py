@@ -36,6 +36,7 @@ from vision.detections import Detections  # noqa: E402
 from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import TileReader  # noqa: E402
+from vision.upright import boxes_turned_back, turn_quarters  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "mahjong-yolo-v2-train"
 Change = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -67,28 +68,20 @@ def upside_down(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.nd
     return np.ascontiguousarray(image[::-1, ::-1]), turned
 
 
-def quarter_clockwise(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Turned a quarter clockwise (a phone held the other way): (x, y) goes to (h - y, x).
+def quarter_turned(quarters: int) -> Change:
+    """Turned ``quarters`` quarters clockwise (1 or 3: a phone held the other way), the
+    boxes with it (``vision.upright``'s turn; the boxes turned back the other way round).
 
-    >>> img, b = quarter_clockwise(np.zeros((10, 20, 3), np.uint8), np.array([[1, 2, 5, 8.]]))
+    >>> img, b = quarter_turned(1)(np.zeros((10, 20, 3), np.uint8), np.array([[1, 2, 5, 8.]]))
     >>> img.shape, b.tolist()
     ((20, 10, 3), [[2.0, 1.0, 8.0, 5.0]])
+    >>> quarter_turned(3)(np.zeros((10, 20, 3), np.uint8), np.array([[1, 2, 5, 8.]]))[1].tolist()
+    [[2.0, 15.0, 8.0, 19.0]]
     """
-    h = image.shape[0]
-    turned = np.stack([h - boxes[:, 3], boxes[:, 0], h - boxes[:, 1], boxes[:, 2]], 1)
-    return np.ascontiguousarray(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)), turned
-
-
-def quarter_anticlockwise(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Turned a quarter anticlockwise: (x, y) goes to (y, w - x).
-
-    >>> img, b = quarter_anticlockwise(np.zeros((10, 20, 3), np.uint8), np.array([[1, 2, 5, 8.]]))
-    >>> img.shape, b.tolist()
-    ((20, 10, 3), [[2.0, 15.0, 8.0, 19.0]])
-    """
-    w = image.shape[1]
-    turned = np.stack([boxes[:, 1], w - boxes[:, 2], boxes[:, 3], w - boxes[:, 0]], 1)
-    return np.ascontiguousarray(cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)), turned
+    def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        turned = np.ascontiguousarray(turn_quarters(image, quarters))
+        return turned, boxes_turned_back(boxes, turned.shape, 4 - quarters)
+    return change
 
 
 def scaled(factor: float) -> Change:
@@ -143,8 +136,8 @@ CHANGES: dict[str, Change | tuple[Change, ...]] = {  # a tuple: the mean over it
     "saved again as JPEG 95": jpeg(95),
     "saved again as JPEG 50": jpeg(50),
     "upside down": upside_down,
-    "a quarter clockwise": quarter_clockwise,
-    "a quarter anticlockwise": quarter_anticlockwise,
+    "a quarter clockwise": quarter_turned(1),
+    "a quarter anticlockwise": quarter_turned(3),
     "twice the pixels (cubic)": scaled(2.0),
     "three quarters the pixels": scaled(0.75),
     "half as bright": dimmed(0.5),

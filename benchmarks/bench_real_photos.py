@@ -16,7 +16,7 @@
   photo as taken.
 
     .venv/bin/python benchmarks/bench_real_photos.py [--detector A.onnx B.onnx ...] [--teacher T.onnx]
-        [--split val|train] [--turned clockwise|anticlockwise|round] [--no-upright]
+        [--split val|train] [--turned clockwise|anticlockwise|round] [--no-upright] [--no-zoom]
 
 ``--turned`` reads the photos turned a quarter (a phone held the other way) or half round
 (a hand photographed from across the table), their labels with them; the reader turns them
@@ -37,6 +37,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from mahjongero.commands._zoom import add_zoom_option, upright_from, zoom_from  # noqa: E402
 from vision.classifier import TileClassifier  # noqa: E402
 from vision.detections import box_iou  # noqa: E402
 from vision.detector import TileDetector  # noqa: E402
@@ -45,10 +46,9 @@ from vision.pipeline import read_hand_photo  # noqa: E402
 from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa: E402
 from vision.training.pseudo_labels import CONF, off_row_tiles  # noqa: E402
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split  # noqa: E402
-from vision.upright import DEFAULT_UPRIGHT  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_real_perturbed import quarter_anticlockwise, quarter_clockwise, upside_down  # noqa: E402
+from bench_real_perturbed import quarter_turned, upside_down  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 CODES = {"val": DATA / "real_tiles.csv", "train": DATA / "real_train_tiles.csv"}
@@ -61,7 +61,7 @@ def _photos(split: str = "val") -> list[tuple[GroundTruth, np.ndarray]]:
     return [(gt, cv2.imread(str(gt.image))) for gt in iter_dataset(DEFAULT_REAL_DIR, load_split()[split], CODES[split])]
 
 
-TURNS = {"clockwise": quarter_clockwise, "anticlockwise": quarter_anticlockwise, "round": upside_down}
+TURNS = {"clockwise": quarter_turned(1), "anticlockwise": quarter_turned(3), "round": upside_down}
 
 
 def _turned(gt: GroundTruth, image: np.ndarray, turn: Callable[..., tuple[np.ndarray, np.ndarray]]
@@ -109,8 +109,7 @@ def main() -> None:
     p.add_argument("--split", choices=("val", "train"), default="val")
     p.add_argument("--turned", choices=tuple(TURNS),
                    help="the photos turned a quarter or half round, their labels with them")
-    p.add_argument("--no-upright", action="store_true",
-                   help="read every photo as it is (default: rows running up it are read turned: vision.upright)")
+    add_zoom_option(p)  # --no-zoom, --no-upright (as mahjongero eval)
     args = p.parse_args()
     classify = shipped_classifier()  # as the reader serves it: with the second look
     photos = _photos(args.split)
@@ -118,7 +117,7 @@ def main() -> None:
         photos = [_turned(gt, image, TURNS[args.turned]) for gt, image in photos]
     for path in args.detector:
         serve = TileDetector(path, imgsz=args.imgsz)
-        h = hands(TileReader(serve, classify, upright=None if args.no_upright else DEFAULT_UPRIGHT), photos)
+        h = hands(TileReader(serve, classify, zoom=zoom_from(args), upright=upright_from(args)), photos)
         off, found = off_row(serve, TileDetector(args.teacher or path, imgsz=args.imgsz, conf=CONF), classify, photos)
         print(f"{path}: of {len(photos)} photos, the hand read holds exactly the labelled tiles in "
               f"{h.get('tiles right', 0)}, and names them all right in {h.get('named right', 0)} of the "
