@@ -3,7 +3,10 @@
 Prints processed frames per second (target >= 8 with ~100 tiles in view), latency from
 a tile appearing to its event (target < 0.5 s), how many scripted events came out right,
 and calibration accuracy before/after one calibration photo on a set style the models
-never saw (target >= 99% after).
+never saw (target >= 99% after): of the tiles' crops, face-up tiles boxed by their faces as
+the shipped detector boxes them, and of the hand photos read whole as the photo page reads
+them (detector, upright stage, regions), as photographed, turned a quarter either way and
+upside down, by the shipped reader and by the calibrated one.
 
     .venv/bin/python benchmarks/bench_live.py [--reader truth|models] [--fps 10] [--no-calibration]
         [--only-calibration] [--calibration-styles 777 321 555 901] [--hand-photos 16]
@@ -29,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.seats import Seat  # noqa: E402
 from vision.capture import Capture  # noqa: E402
+from vision.detections import Detections  # noqa: E402
 from vision.events import DiscardSeen, FlowerSeen, RefereeFeed  # noqa: E402
 from vision.pipeline import LivePipeline  # noqa: E402
 from vision.regions import TableLayout  # noqa: E402
@@ -166,28 +170,71 @@ def live(args: argparse.Namespace) -> None:
         print(f"  refused: {event} ({why})")
 
 
+def _hand_photos(style: int, hands: int) -> list[tuple[np.ndarray, list[dict]]]:
+    """``hands`` rendered phone photos of 14 tiles of one set style, with their labels."""
+    from engine.tiles import Tile
+    from vision.scripted import HandLayout, hand_photo
+
+    rng = np.random.default_rng(5)
+    kinds = [Tile(t) for t in range(34)]
+    out = []
+    for k in range(hands):
+        tiles = tuple(kinds[i] for i in rng.choice(34, 14, replace=False))
+        out.append(hand_photo(HandLayout(tiles), style=style, elevation=float(rng.uniform(50, 80)), seed=k))
+    return out
+
+
 def _calibration_pictures(style: int, hands: int = 16) -> list[tuple[list[np.ndarray], np.ndarray]]:
     """Face-up crops (and their codes) of one set style, picture by picture: a fixed camera
     above the table (discards, melds, flowers, seen from all four seats) and ``hands`` phone
-    photos of 14 tiles, each read on its own as the product reads a photo. (Until
-    2026-11-25 it was four: 84 tiles, too few to tell 99 % from 98 %.)"""
-    from engine.tiles import Tile
+    photos of 14 tiles (``_hand_photos``), each read on its own as the product reads a
+    photo. (Until 2026-11-25 it was four: 84 tiles, too few to tell 99 % from 98 %.)"""
     from vision.classifier import crop_boxes
-    from vision.scripted import HandLayout, hand_photo
 
     table = ScriptedTable(ScriptedTable.demo_script(), style=style)
-    pictures = [table.picture(upto) for upto in (8, 16)]
-    rng = np.random.default_rng(5)
-    kinds = [Tile(t) for t in range(34)]
-    for k in range(hands):
-        tiles = tuple(kinds[i] for i in rng.choice(34, 14, replace=False))
-        pictures.append(hand_photo(HandLayout(tiles), style=style, elevation=float(rng.uniform(50, 80)), seed=k))
+    pictures = [table.picture(upto) for upto in (8, 16)] + _hand_photos(style, hands)
     out = []
     for img, lab in pictures:
-        d = labels_to_detections(lab)
+        d = _face_boxed(lab)
         up = np.flatnonzero(d.face_up)
         out.append((crop_boxes(img, d.xyxy[up]), d.code[up]))
     return out
+
+
+def _face_boxed(labels: list[dict]) -> Detections:
+    """The renderer's labels as detections, face-up tiles boxed by their faces as the
+    shipped detector boxes them (since v6; until stop 59 this benchmark cut whole tiles)."""
+    from vision.synth.dataset import face_box
+
+    return labels_to_detections([dict(t, box=face_box(t["box"], t["quad"])) if t["cls"] == 0 else t for t in labels])
+
+
+# how the hand photos are turned for the calibrated reader's whole-photo figures
+_TURNS = {"as photographed": 0, "a quarter clockwise": 1, "a quarter anticlockwise": 3, "upside down": 2}
+
+
+def _whole_photos(reader: Callable[[np.ndarray], object], photos: list[tuple[np.ndarray, list[dict]]],
+                  quarters: int) -> tuple[int, int]:
+    """Of the hand ``photos`` turned ``quarters`` clockwise and read whole as the photo page
+    reads them (``read_hand_photo``: detector, upright stage, regions), how many readings
+    hold exactly the hand's tiles (boxed by their faces, as the detector boxes them), and
+    how many name them all right too."""
+    from bench_real_perturbed import quarter_turned
+
+    from vision.evaluation import hand_read_exactly
+    from vision.pipeline import read_hand_photo
+
+    held = named = 0
+    for img, labels in photos:
+        truth = _face_boxed(labels)
+        image, boxes = quarter_turned(quarters)(img, truth.xyxy) if quarters else (img, truth.xyxy)
+        try:
+            reading = read_hand_photo(image, reader=reader)
+        except ValueError:  # refused: no tiles, two hands
+            continue
+        h, n = hand_read_exactly(reading, boxes, truth.code.tolist())
+        held, named = held + h, named + n
+    return held, named
 
 
 def _accuracy(classify: Callable[[list[np.ndarray]], tuple[np.ndarray, np.ndarray]],
@@ -201,14 +248,11 @@ def calibration(args: argparse.Namespace) -> None:
     """Accuracy on set styles never seen in training (0..47 are what the training data
     used), before and after one calibration photo; the first style is the headline."""
     from vision.calibrate import PHOTO_CUTS, PrototypeClassifier, calibrate
-    from vision.reader import CLASSIFIER_PATH
+    from vision.reader import CLASSIFIER_PATH, shipped_classifier
     from vision.scripted import guide_photo
 
-    clf = None
-    if CLASSIFIER_PATH.exists():
-        from vision.classifier import TileClassifier
-
-        clf = TileClassifier(CLASSIFIER_PATH)
+    # the classifier a photo is read with, its looks too (until stop 59 the main network alone)
+    clf = shipped_classifier() if CLASSIFIER_PATH.exists() else None
     for n, style in enumerate(getattr(args, "calibration_styles", None) or (777, 321, 555, 901)):
         t0 = time.perf_counter()
         image, labels = guide_photo("singapore", style)
@@ -223,23 +267,42 @@ def calibration(args: argparse.Namespace) -> None:
         before = "n/a (models/classifier.onnx not present)"
         if clf is not None:
             before = f"{_accuracy(clf, pictures):.1%}"
-            whole = _accuracy(PrototypeClassifier(tileset, clf), pictures)
-            after = _accuracy(PrototypeClassifier(tileset, clf, cuts=PHOTO_CUTS), pictures)
-            parts[:0] = [f"probe with the classifier's opinion, crops also read cut to their face {after:.1%}",
-                         f"whole crops only {whole:.1%}"]
+            after = _accuracy(PrototypeClassifier(tileset, clf), pictures)
+            cut = _accuracy(PrototypeClassifier(tileset, clf, cuts=PHOTO_CUTS), pictures)
+            parts[:0] = [f"probe with the classifier's opinion {after:.1%}",
+                         f"crops also read cut to their lower part (PHOTO_CUTS) {cut:.1%}"]
         if clf is not None:  # the whole path a player takes: the shipped detector reads the guide photo
             from vision.calibrate import CalibrationError
             from vision.detector import TileDetector
             from vision.reader import DETECTOR_PATH
 
+            own = None
             try:
                 own = calibrate(image, "singapore", "bench", TileDetector(DETECTOR_PATH), classifier=clf)
-                shipped = _accuracy(PrototypeClassifier(own, clf, cuts=PHOTO_CUTS), pictures)
+                shipped = _accuracy(PrototypeClassifier(own, clf), pictures)
                 parts.append(f"guide read by the shipped detector {shipped:.1%}")
             except CalibrationError as exc:
                 parts.append(f"guide NOT read by the shipped detector ({exc})")
         print(f"unseen set (style {style}), {tiles} tiles: accuracy before {before}, "
               f"after one calibration photo ({took:.1f} s): {', '.join(parts)}   target >= 99% after")
+        if clf is not None and own is not None and args.hand_photos:
+            _print_whole_photos(style, own, args.hand_photos)
+
+
+def _print_whole_photos(style: int, tileset: object, hands: int) -> None:
+    """The player's whole path with a taught set: the hand photos read whole by the shipped
+    reader and by the calibrated one (``tileset``: the guide as the shipped detector read
+    it), as photographed, turned a quarter either way and upside down."""
+    from vision.calibrate import CalibratedReader
+    from vision.reader import TileReader
+
+    shipped = TileReader()
+    calibrated = CalibratedReader(shipped, tileset)
+    photos = _hand_photos(style, hands)
+    for name, reader in (("shipped", shipped), ("calibrated", calibrated)):
+        figures = [f"{how} {'/'.join(map(str, _whole_photos(reader, photos, q)))}" for how, q in _TURNS.items()]
+        print(f"  style {style}, {hands} hand photos read whole by the {name} reader, held / named: "
+              + ", ".join(figures))
 
 
 def main() -> None:

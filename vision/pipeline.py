@@ -117,10 +117,10 @@ def default_reader(calibration: str | None = None, live: bool = False) -> Reader
     reader = TileReader(classifier=shipped_classifier(flower_look=None, number_look=None) if live else None)
     classify: Any = reader.classifier
     if calibration is not None:
-        from vision.calibrate import PHOTO_CUTS, CalibratedReader, load_set
+        from vision.calibrate import CalibratedReader, load_set
 
-        # a camera over the table sees tiles lying flat: whole crops; a photo, maybe a standing row
-        calibrated = CalibratedReader(reader, load_set(calibration), cuts=(1.0,) if live else PHOTO_CUTS)
+        # whole crops, a photo's too: the detector boxes faces, and cut (PHOTO_CUTS) they lose face
+        calibrated = CalibratedReader(reader, load_set(calibration))
         if not live:
             return calibrated
         classify = calibrated.classifier

@@ -229,3 +229,68 @@ def test_the_classifiers_own_opinion_counts_as_much_as_prior_says(tmp_path, monk
     assert set(swayed.tolist()) == {int(Tile.parse("5p"))}  # an overwhelming prior decides
     balanced, conf = PrototypeClassifier(tileset, feats)(crops)
     assert ((conf > 0) & (conf <= 1)).all() and set(balanced.tolist()) <= set(tileset.codes.tolist())
+
+
+
+class LooksAgain(Opinionated):
+    """A classifier whose looks (``probabilities``) change its mind: the main network
+    (``read``) favours one tile, the looks another."""
+
+    def __init__(self, favourite: Tile, looked: Tile, codes: np.ndarray) -> None:
+        super().__init__(favourite, codes)
+        self.looked = looked
+
+    def probabilities(self, crops):  # noqa: ANN001, ANN201
+        probs = np.full((len(crops), len(self.codes)), 1e-3, np.float32)
+        probs[:, list(self.codes).index(int(self.looked))] = 1.0
+        return probs / probs.sum(1, keepdims=True)
+
+
+def test_the_classifiers_opinion_is_its_reading_after_its_looks(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """Style 555's 5-character read as 9 by the probe and the main network, right by the
+    number look: the opinion that joins the probe is the one the looks leave."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    image, labels = guide_photo("singapore", style=901, size=(1200, 900))
+    d = labels_to_detections(labels)
+    codes = np.array([int(t) for t in Tile], np.int64)
+    clf = LooksAgain(Tile.parse("9m"), Tile.parse("5m"), codes)
+    tileset = calibrate(image, "singapore", "looks", lambda im: d, classifier=clf)
+    named, _ = PrototypeClassifier(tileset, clf, prior=50.0)(crop_boxes(image, d.xyxy[::6]))
+    assert set(named.tolist()) == {int(Tile.parse("5m"))}
+
+def test_a_taught_set_reads_a_hand_photographed_turned_a_quarter_as_upright() -> None:
+    """The calibrated reader finds the tiles as the shipped reader does (``read_upright``):
+    a hand of unseen style 901 photographed with the phone held the other way reads the
+    same hand, its boxes in the turned photo's pixels. Detected once as the photo came (a
+    reader without ``read_upright``), the turned photo loses the hand."""
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from vision.pipeline import read_hand_photo
+    from vision.reader import TileReader
+    from vision.scripted import HandLayout, hand_photo
+    from vision.upright import turn_quarters, turned_back
+
+    shipped = TileReader()
+    image, labels = guide_photo("singapore", style=901)
+    guide = labels_to_detections(labels)
+    tileset = calibrate(image, "singapore", "mine", lambda im: guide, classifier=shipped.classifier)
+    reader = CalibratedReader(shipped, tileset)
+    assert not reader.classifier.refitted
+    hand = tuple(Tile.parse(c) for c in "1m 2m 3m 5p 6p 7p 2s 2s 4s 5s 6s 1z 1z 6z".split())
+    photo, _ = hand_photo(HandLayout(hand), style=901, elevation=60.0, seed=2)
+    upright = read_hand_photo(photo, reader=reader)
+    right = sum((Counter(i.tile for i in upright.concealed) & Counter(hand)).values())
+    assert len(upright.concealed) == 14 and right >= 13, right
+    once = CalibratedReader(SimpleNamespace(detector=shipped.detector, classifier=shipped.classifier), tileset)
+    for quarters in (1, 3):
+        turned = turn_quarters(photo, quarters)
+        assert reader.read_upright(turned)[2] == 4 - quarters  # the way back up
+        reading = read_hand_photo(turned, reader=reader)
+        assert reading.image_size == (turned.shape[1], turned.shape[0])
+        assert [i.tile for i in reading.concealed] == [i.tile for i in upright.concealed]
+        back = turned_back(reader(turned), photo.shape, quarters)
+        np.testing.assert_allclose(back.xyxy, reader(photo).xyxy, atol=1.0)
+        as_it_came = once(turned)
+        named = Counter(Tile(int(c)) for c in as_it_came.code[as_it_came.face_up])
+        assert sum((named & Counter(hand)).values()) < right
