@@ -24,7 +24,7 @@ from numpy.typing import ArrayLike
 
 from engine.tiles import Tile
 
-__all__ = ["Detections", "UNKNOWN", "box_iou", "box_area", "box_intersection"]
+__all__ = ["Detections", "UNKNOWN", "box_iou", "box_area", "box_intersection", "match"]
 
 UNKNOWN = -1  # tile code not (yet) known
 
@@ -210,3 +210,24 @@ def box_intersection(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
     out: np.ndarray = np.clip(rb - lt, 0, None).prod(-1)
     return out
+
+
+def match(gt: np.ndarray, pred: np.ndarray, iou: float = 0.5) -> np.ndarray:
+    """Greedy one-to-one matching by IoU (at least ``iou``, the most overlapping pairs
+    first): ``m[i]`` = the index of the box of ``pred`` matched to box ``i`` of ``gt``, or -1.
+
+    >>> match(np.array([[0, 0, 10, 10.], [20, 0, 30, 10]]), np.array([[21, 0, 30, 10.]])).tolist()
+    [-1, 0]
+    """
+    m = np.full(len(gt), -1, dtype=np.int64)
+    if not len(gt) or not len(pred):
+        return m
+    ious = box_iou(gt, pred)
+    pairs = np.argwhere(ious >= iou)
+    pairs = pairs[np.argsort(-ious[pairs[:, 0], pairs[:, 1]], kind="stable")]
+    used_p: set[int] = set()
+    for g, p in pairs:
+        if m[g] < 0 and int(p) not in used_p:
+            m[g] = p
+            used_p.add(int(p))
+    return m

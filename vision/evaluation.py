@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engine.tiles import Tile
-from vision.detections import Detections, box_iou
+from vision.detections import Detections, box_iou, match
 
 if TYPE_CHECKING:
     from vision.readings import HandReading
@@ -186,26 +186,6 @@ def iter_dataset(
         known = csv_codes.get(img.name) if csv_codes else _sidecar_codes(img)
         yield GroundTruth(img, xyxy, up, _assign_codes(xyxy, known),
                           _off_hand_mask(xyxy, off_hand.get(img.name, [])))
-
-
-def match(gt: np.ndarray, pred: np.ndarray, iou: float = 0.5) -> np.ndarray:
-    """Greedy one-to-one matching by IoU; ``m[i]`` = prediction index for GT ``i`` or -1.
-
-    >>> match(np.array([[0, 0, 10, 10.], [20, 0, 30, 10]]), np.array([[21, 0, 30, 10.]])).tolist()
-    [-1, 0]
-    """
-    m = np.full(len(gt), -1, dtype=np.int64)
-    if not len(gt) or not len(pred):
-        return m
-    ious = box_iou(gt, pred)
-    pairs = np.argwhere(ious >= iou)
-    pairs = pairs[np.argsort(-ious[pairs[:, 0], pairs[:, 1]], kind="stable")]
-    used_p: set[int] = set()
-    for g, p in pairs:
-        if m[g] < 0 and int(p) not in used_p:
-            m[g] = p
-            used_p.add(int(p))
-    return m
 
 
 def hand_read_exactly(reading: HandReading, own: np.ndarray, codes: Sequence[int]) -> tuple[bool, bool]:
