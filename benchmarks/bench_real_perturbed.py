@@ -9,7 +9,8 @@ another phone or another player would change them: saved again as JPEG, turned u
 reader reads it turned back, ``vision.upright``; ``--no-upright`` reads it as it is),
 scaled, dimmed, blurred, laid on a table two or three times its size (photographed from
 farther: the detector's zoom, ``vision.zoom``, reads those again larger; ``--no-zoom``
-reads them in one pass; the mean of six places on the table, ``PLACES``). The boxes
+reads them in one pass; the mean of six places on the table, ``PLACES``), tilted 10 or 20
+degrees (a phone not held level; the mean of either way). The boxes
 go along with the picture. Printed per condition: detector recall at IoU 0.5, tile accuracy
 on the true boxes, end to end, and whole hands read right (of the fully named ones). A hand
 is all of its tiles, so one slip in a row of 16 loses it: the hand count moves most.
@@ -36,7 +37,7 @@ from vision.detections import Detections  # noqa: E402
 from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import TileReader  # noqa: E402
-from vision.upright import boxes_turned_back, turn_quarters  # noqa: E402
+from vision.upright import boxes_through, boxes_turned_back, rotated, turn_quarters  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "mahjong-yolo-v2-train"
 Change = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
@@ -131,6 +132,21 @@ def blurred(sigma: float) -> Change:
     return change
 
 
+def tilted(degrees: float) -> Change:
+    """Turned ``degrees`` anticlockwise about the middle (a phone not held level), on a
+    canvas grown to hold it all, the corners filled as the photo's edge; each box becomes
+    the box around its four corners turned (``vision.upright.rotated``, ``boxes_through``).
+
+    >>> img, b = tilted(90)(np.zeros((10, 20, 3), np.uint8), np.array([[0, 0, 20, 10.]]))
+    >>> img.shape, np.round(b).astype(int).tolist()
+    ((20, 10, 3), [[0, 0, 10, 20]])
+    """
+    def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        out, matrix = rotated(image, degrees)
+        return out, boxes_through(boxes, matrix)
+    return change
+
+
 CHANGES: dict[str, Change | tuple[Change, ...]] = {  # a tuple: the mean over its changes
     "as photographed": as_is,
     "saved again as JPEG 95": jpeg(95),
@@ -144,6 +160,8 @@ CHANGES: dict[str, Change | tuple[Change, ...]] = {  # a tuple: the mean over it
     "blurred (sigma 1 px)": blurred(1.0),
     "from twice as far": tuple(farther(2, at) for at in PLACES),
     "from three times as far": tuple(farther(3, at) for at in PLACES),
+    "tilted 10 degrees either way": (tilted(10), tilted(-10)),
+    "tilted 20 degrees either way": (tilted(20), tilted(-20)),
 }
 
 

@@ -20,7 +20,7 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repe
    ``vision.detector.shrink``); and by the detector as served against it looking again at
    each frame mirrored (``flip_*``, ``--flip``, not served); and the hand photo read as
    served against read as it is, without the look at which way its rows run, and turned a
-   quarter (``upright_*``, ``vision.upright``).
+   quarter or tilted 15 degrees (``upright_*``, ``vision.upright``).
    A phone's photo: ``--phone-photos`` rendered 4032×3024 JPEGs read decoded whole and
    decoded at the fraction that keeps a 1080p frame's side (``vision.imageio.load_photo``,
    served): both accuracies and times, loading included.
@@ -57,6 +57,7 @@ from vision.detector import TileDetector  # noqa: E402
 from vision.evaluation import iter_dataset, match  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa: E402
+from vision.upright import rotated  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "mahjong-yolo-v2-train"
 PEER_NAMES = {  # mahjong-detector class names -> our codes
@@ -211,13 +212,17 @@ def flip_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: 
 def upright_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
                  repeats: int) -> dict[str, float]:
     """The hand photo read as served and read as it is (``upright=None``: no look at which
-    way its rows run), alternating; and the hand photo turned a quarter, read as served (its
-    rows run up it: read again turned back, ``vision.upright``)."""
+    way its rows run), alternating; the hand photo turned a quarter, read as served (its
+    rows run up it: read again turned back, ``vision.upright``); and tilted 15 degrees
+    (its row runs off level: named as read levelled, ``Upright.tilt``)."""
     as_is = TileReader(reader.detector, reader.classifier, upright=None)
     out = alternating({"served": reader, "as_is": as_is}, frame, hundred, hand, repeats, "upright")
     turned = cv2.rotate(hand, cv2.ROTATE_90_COUNTERCLOCKWISE)
     out["upright_hand_turned_quarters"] = reader.read_upright(turned)[2]
     out["upright_hand_turned_ms"] = median_ms(lambda: reader(turned), repeats)
+    tilted, _ = rotated(hand, 15.0)
+    out["upright_hand_tilted_degrees"] = round(reader.upright.tilt(reader.detect(tilted)[0]), 1) if reader.upright else 0.0
+    out["upright_hand_tilted_ms"] = median_ms(lambda: reader(tilted), repeats)
     return out
 
 

@@ -11,6 +11,10 @@ the turned photo too (``vision.pipeline.read_hand_photo``). A photo whose rows r
 it but whose longest row the classifier read turned half round (a hand photographed from
 across the table: ``vision.way_up``) is detected again turned round, and read so where the
 detector is as sure of the face-up tiles it finds there (``Upright.half_turn``, ``keeps``).
+A photo whose longest row runs 8 to 40 degrees off level (a phone not held level) is
+detected again levelled (``rotated``), and each first-pass box takes the names of the
+levelled box matched to it (``Upright.tilt``; ``TileReader._levelled``): the real
+validation photos tilted 10 / 20 degrees read 27.5 / 21 -> 29.5 / 27 hands of 41.
 
 On the 45 real validation photos turned a quarter clockwise / anticlockwise
 (``benchmarks/bench_real_perturbed.py``; ``--no-upright`` reads them as they come): whole
@@ -26,6 +30,7 @@ rows the crops are cut along: a hand photo read ×1.01-1.06 as long
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -73,6 +78,32 @@ def boxes_turned_back(xyxy: np.ndarray, shape: tuple[int, ...], quarters: int) -
     return np.stack(back, 1)
 
 
+def rotated(image: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` turned ``degrees`` anticlockwise about its middle, on a canvas grown to
+    hold all of it, the corners filled as the photo's edge; and the 2x3 matrix that took
+    its pixels there (``boxes_through`` takes boxes with them).
+
+    >>> level, matrix = rotated(np.zeros((10, 20, 3), np.uint8), 90)
+    >>> level.shape, np.round(boxes_through(np.array([[0, 0, 20, 10.]]), matrix)).astype(int).tolist()
+    ((20, 10, 3), [[0, 0, 10, 20]])
+    """
+    h, w = image.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
+    size = (round(w * cos + h * sin), round(w * sin + h * cos))
+    matrix[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
+    return cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), matrix
+
+
+def boxes_through(xyxy: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """Boxes (N, 4) taken through the 2x3 affine ``matrix``: the box around each one's
+    four corners so taken (a tilted face is boxed so). Boxes found in a picture
+    ``rotated`` come back with ``cv2.invertAffineTransform(matrix)``."""
+    corners = np.asarray(xyxy, np.float64).reshape(-1, 4)[:, [0, 1, 2, 1, 2, 3, 0, 3]].reshape(-1, 4, 2)
+    moved = corners @ np.asarray(matrix, np.float64)[:, :2].T + np.asarray(matrix, np.float64)[:, 2]
+    return np.concatenate([moved.min(1), moved.max(1)], 1)
+
+
 @dataclass(frozen=True)
 class Upright:
     """Stage: a first pass's detections -> whether its photo is read turned a quarter.
@@ -85,6 +116,13 @@ class Upright:
     backs than face-up tiles (1.1-7.7 times), no real hand photo turned a quarter more than
     0.64 times (``models/HISTORY.md``, stop 58). Read turned, such tables lost tiles: a wall
     along the picture's height is read worse lying across it.
+
+    ``level`` / ``steepest``: the photo's longest row of at least ``fewest`` face-up tiles
+    running that many degrees off level (``tilt``) has its tiles named as read in the photo
+    turned level. As photographed, 12 of the 45 real validation photos run 8 degrees or
+    more off level (two steep diagonal ones 35 and 37), and they read as before to a hand;
+    from 4 degrees (28 photos), named by the nearest levelled box, a hand fewer
+    (``models/HISTORY.md``, stop 59).
 
     >>> column = np.array([[10, 10 + 30 * k, 40, 30 + 30 * k] for k in range(6)], float)  # up the picture
     >>> upright = Upright()
@@ -102,6 +140,8 @@ class Upright:
     run: int = 3
     most_backs: float = 1.0
     half: bool = True
+    level: float = 8.0
+    steepest: float = 40.0
 
     def turn(self, dets: Detections, rows: Sequence[Row] | None = None) -> bool:
         """Whether to read the photo ``dets`` were found in turned; ``rows``: its face-up
@@ -120,6 +160,28 @@ class Upright:
                 else:
                     across += len(run)
         return up >= self.fewest and up > self.ratio * across
+
+    def tilt(self, dets: Detections, rows: Sequence[Row] | None = None) -> float:
+        """Degrees to turn the photo ``dets`` were found in, anticlockwise, to level its
+        longest row of at least ``fewest`` face-up tiles (``rows``: theirs, where already
+        worked out), where that row runs ``level`` to ``steepest`` degrees off level (a
+        phone not held level) and the photo is no table; else 0 (``level`` 0: never).
+
+        >>> slope = Detections(np.array([[30.0 * k, 8.0 * k, 30.0 * k + 30, 8.0 * k + 40] for k in range(6)]),
+        ...                    np.ones(6), np.ones(6, bool))  # down to the right, 15 degrees
+        >>> round(Upright().tilt(slope), 1), Upright(level=20).tilt(slope), Upright().tilt(slope[:4])
+        (14.9, 0.0, 0.0)
+        """
+        if not self.level or self._table(dets):
+            return 0.0
+        if rows is None:
+            rows = rows_of_boxes(dets.xyxy[dets.face_up])[1]
+        longest = max((r for r in rows if len(r.items) >= self.fewest), key=lambda r: len(r.items), default=None)
+        if longest is None:
+            return 0.0
+        dx, dy = (float(v) for v in longest.direction)
+        degrees = math.degrees(math.atan2(dy, dx) if dx >= 0 else math.atan2(-dy, -dx))
+        return degrees if self.level <= abs(degrees) <= self.steepest else 0.0
 
     def half_turn(self, dets: Detections) -> bool:
         """Whether a photo whose longest row the classifier read turned half round (its

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.tiles import Tile
 from vision.detections import Detections
 from vision.evaluation import match
 from vision.imageio import load_image
@@ -139,3 +140,57 @@ def test_a_hand_photographed_from_across_the_table_is_read_again_turned_round() 
     np.testing.assert_allclose(back.xyxy, photo.xyxy, atol=1e-3)
     np.testing.assert_array_equal(back.code, photo.code)
     assert TileReader(upright=Upright(half=False)).read_upright(upside_down)[2] == 0
+
+
+class _Told:
+    """A detector that finds the boxes it is told: ``first`` in the photo as it came,
+    ``levelled`` in any picture of another shape (the photo turned level grows)."""
+
+    imgsz = 480
+
+    def __init__(self, shape: tuple[int, ...], first: Detections, levelled: Detections) -> None:
+        self.shape, self.first, self.levelled = shape, first, levelled
+        self.calls = 0
+
+    def __call__(self, image: np.ndarray, imgsz: int | None = None, flip: bool | None = None) -> Detections:
+        self.calls += 1
+        return self.first if image.shape == self.shape else self.levelled
+
+
+class _Namer:
+    """A classifier that names every crop of its first picture 9m, of any later one 5m."""
+
+    def __init__(self) -> None:
+        self.pictures = 0
+
+    def one_picture_turned(self, crops, rows):  # noqa: ANN001, ANN201
+        self.pictures += 1
+        code = int(Tile.M9 if self.pictures == 1 else Tile.M5)
+        n = len(crops)
+        return np.tile([[code, 0]], (n, 1)), np.tile([[0.9, 0.05]], (n, 1)), [False] * len(rows)
+
+
+def test_a_tilted_photo_is_named_as_read_levelled_its_boxes_as_found() -> None:
+    """The longest row runs 15 degrees off level: the photo is read again turned level, and
+    each first-pass box takes the names of the levelled box over it, turned back; a box
+    with none keeps its own. Without ``level``, one pass and its names."""
+    from vision.reader import TileReader
+    from vision.upright import rotated
+
+    image = np.zeros((400, 600, 3), np.uint8)
+    along = np.array([np.cos(np.radians(15)), np.sin(np.radians(15))])  # the row runs 15 degrees down
+    across = np.array([-along[1], along[0]])
+    faces = [np.array([[100, 100] + 32 * k * along + a * 15 * along + b * 20 * across
+                       for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]) for k in range(7)]
+    first = _tiles([[*face.min(0), *face.max(0)] for face in faces])  # tilted faces, boxed as found
+    degrees = Upright().tilt(first)
+    assert 14 < degrees < 16
+    _, matrix = rotated(image, degrees)
+    level = [face @ matrix[:, :2].T + matrix[:, 2] for face in faces[:6]]  # the 7th is not found levelled
+    levelled = _tiles([[*face.min(0), *face.max(0)] for face in level])
+    reader = TileReader(_Told(image.shape, first, levelled), _Namer(), zoom=None)  # type: ignore[arg-type]
+    dets, _, quarters = reader.read_upright(image)
+    assert quarters == 0 and dets.xyxy.tolist() == first.xyxy.tolist()
+    assert [str(t) for t in dets.tiles] == ["5m"] * 6 + ["9m"]
+    flat = TileReader(_Told(image.shape, first, levelled), _Namer(), zoom=None, upright=Upright(level=0))  # type: ignore[arg-type]
+    assert [str(t) for t in flat(image).tiles] == ["9m"] * 7 and flat.detector.calls == 1  # type: ignore[attr-defined]
