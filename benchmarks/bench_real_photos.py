@@ -16,11 +16,13 @@
   photo as taken.
 
     .venv/bin/python benchmarks/bench_real_photos.py [--detector A.onnx B.onnx ...] [--teacher T.onnx]
-        [--split val|train] [--turned clockwise|anticlockwise|round] [--no-upright] [--no-zoom]
+        [--split val|train] [--turned clockwise|anticlockwise|round] [--tilted DEGREES] [--no-upright] [--no-zoom]
 
 ``--turned`` reads the photos turned a quarter (a phone held the other way) or half round
 (a hand photographed from across the table), their labels with them; the reader turns them
-back (``vision.upright``) unless ``--no-upright``.
+back (``vision.upright``) unless ``--no-upright``. ``--tilted`` turns them that many degrees
+anticlockwise (a phone not held level; ``bench_real_perturbed.tilted``): the reader names
+their tiles as read levelled unless ``--no-upright``.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from vision.training.pseudo_labels import CONF, off_row_tiles  # noqa: E402
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_real_perturbed import quarter_turned, upside_down  # noqa: E402
+from bench_real_perturbed import quarter_turned, tilted, upside_down  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 CODES = {"val": DATA / "real_tiles.csv", "train": DATA / "real_train_tiles.csv"}
@@ -109,12 +111,16 @@ def main() -> None:
     p.add_argument("--split", choices=("val", "train"), default="val")
     p.add_argument("--turned", choices=tuple(TURNS),
                    help="the photos turned a quarter or half round, their labels with them")
+    p.add_argument("--tilted", type=float, metavar="DEGREES",
+                   help="the photos turned this many degrees anticlockwise, their labels with them")
     add_zoom_option(p)  # --no-zoom, --no-upright (as mahjongero eval)
     args = p.parse_args()
     classify = shipped_classifier()  # as the reader serves it: with the second look
     photos = _photos(args.split)
     if args.turned:
         photos = [_turned(gt, image, TURNS[args.turned]) for gt, image in photos]
+    if args.tilted:
+        photos = [_turned(gt, image, tilted(args.tilted)) for gt, image in photos]
     for path in args.detector:
         serve = TileDetector(path, imgsz=args.imgsz)
         h = hands(TileReader(serve, classify, zoom=zoom_from(args), upright=upright_from(args)), photos)
