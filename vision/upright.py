@@ -106,7 +106,7 @@ def boxes_through(xyxy: np.ndarray, matrix: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Upright:
-    """Stage: a first pass's detections -> whether its photo is read turned a quarter.
+    """Stage: a first pass's detections -> whether its photo is read turned (a quarter, round) or levelled.
 
     It is turned when at least ``fewest`` face-up tiles lie in runs of ``run`` or more
     (rows cut where the regions cut groups: ``vision.regions.Row.runs``) running up the
