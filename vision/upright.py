@@ -78,10 +78,10 @@ def boxes_turned_back(xyxy: np.ndarray, shape: tuple[int, ...], quarters: int) -
     return np.stack(back, 1)
 
 
-def rotated(image: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+def rotated(image: np.ndarray, degrees: float, fill: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``image`` turned ``degrees`` anticlockwise about its middle, on a canvas grown to
-    hold all of it, the corners filled as the photo's edge; and the 2x3 matrix that took
-    its pixels there (``boxes_through`` takes boxes with them).
+    hold all of it, the corners filled as the photo's edge (``fill``: with that one colour);
+    and the 2x3 matrix that took its pixels there (``boxes_through`` takes boxes with them).
 
     >>> level, matrix = rotated(np.zeros((10, 20, 3), np.uint8), 90)
     >>> level.shape, np.round(boxes_through(np.array([[0, 0, 20, 10.]]), matrix)).astype(int).tolist()
@@ -92,7 +92,11 @@ def rotated(image: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
     cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
     size = (round(w * cos + h * sin), round(w * sin + h * cos))
     matrix[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
-    return cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), matrix
+    if fill is None:
+        return cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), matrix
+    colour = tuple(float(c) for c in fill)
+    return cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                          borderValue=colour), matrix
 
 
 def boxes_through(xyxy: np.ndarray, matrix: np.ndarray) -> np.ndarray:
