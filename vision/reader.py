@@ -169,10 +169,17 @@ class TileReader:
             again, again_size = self.detect(turned)
             if not self.upright.keeps(dets, again):
                 return self._levelled(image, named, rows), size, 0
-            return self.classify(turned, again), again_size, 2
+            return self._named_level(turned, again), again_size, 2
         turned = turn_quarters(image, quarters)
         dets, size = self.detect(turned)
-        return self.classify(turned, dets), size, quarters
+        return self._named_level(turned, dets), size, quarters
+
+    def _named_level(self, image: np.ndarray, dets: Detections) -> Detections:
+        """``dets`` found in ``image`` (a photo turned), named, and named again as read
+        levelled where their longest row is tilted (``_levelled``): a phone held the other way
+        is no more level than one held upright."""
+        rows = rows_of_boxes(dets.xyxy[dets.face_up])
+        return self._levelled(image, self.classify(image, dets, rows), rows)
 
     def _levelled(self, image: np.ndarray, named: Detections, rows: BoxRows) -> Detections:
         """``named`` (found and named in ``image`` as it is), its face-up tiles named again
