@@ -724,6 +724,12 @@ class CalibratedReader:
         if self.classifier.refitted:
             tileset.save()  # taught for these weights once, not at every start
 
+    @property
+    def upright(self) -> Any:
+        """The wrapped reader's upright stage (``TileReader.upright``; None where it has
+        none): a hand photo's regions are read levelled by it (``vision.pipeline``)."""
+        return getattr(self.reader, "upright", None)
+
     def read_upright(self, image: np.ndarray) -> tuple[Detections, int, int]:
         """As ``TileReader.read_upright``: the tiles found in ``image`` turned ``quarters``
         clockwise, boxes in its pixels, named by the set; the detector input's long side

@@ -13,8 +13,12 @@ across the table: ``vision.way_up``) is detected again turned round, and read so
 detector is as sure of the face-up tiles it finds there (``Upright.half_turn``, ``keeps``).
 A photo whose longest row runs 8 to 40 degrees off level (a phone not held level) is
 detected again levelled (``rotated``), and each first-pass box takes the names of the
-levelled box matched to it (``Upright.tilt``; ``TileReader._levelled``): the real
-validation photos tilted 10 / 20 degrees read 27.5 / 21 -> 29.5 / 27 hands of 41.
+levelled box matched to it (``Upright.tilt``; ``TileReader._levelled``), in a photo turned
+a quarter or round too; a hand photo's regions are then read levelled, its boxes the ones
+first found (``boxes_levelled``; ``vision.pipeline.read_hand_photo``). The real validation
+photos tilted 10 / 20 degrees read 31.5 / 24 -> 33.5 / 29.5 hands of 41; turned a quarter and
+tilted 10, 31.5 -> 33; the photo page held the hand exactly in 38.25 -> 39.5 of 45 on average
+at 10 and 20 degrees either way (``models/HISTORY.md``, stops 59 and 60).
 
 On the 45 real validation photos turned a quarter clockwise / anticlockwise
 (``benchmarks/bench_real_perturbed.py``; ``--no-upright`` reads them as they come): whole
@@ -40,7 +44,8 @@ import numpy as np
 from vision.detections import Detections
 from vision.regions import HandRegions, Row, rows_of_boxes
 
-__all__ = ["Upright", "DEFAULT_UPRIGHT", "turn_quarters", "turned_back", "boxes_turned_back"]
+__all__ = ["Upright", "DEFAULT_UPRIGHT", "turn_quarters", "turned_back", "boxes_turned_back", "rotated", "rotation",
+           "boxes_through", "boxes_levelled"]
 
 _ROTATIONS = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
 
@@ -87,16 +92,29 @@ def rotated(image: np.ndarray, degrees: float, fill: Sequence[float] | None = No
     >>> level.shape, np.round(boxes_through(np.array([[0, 0, 20, 10.]]), matrix)).astype(int).tolist()
     ((20, 10, 3), [[0, 0, 10, 20]])
     """
-    h, w = image.shape[:2]
-    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-    cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
-    size = (round(w * cos + h * sin), round(w * sin + h * cos))
-    matrix[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
+    matrix, size = rotation(image.shape, degrees)
     if fill is None:
         return cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), matrix
     colour = tuple(float(c) for c in fill)
     return cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                           borderValue=colour), matrix
+
+
+def rotation(shape: tuple[int, ...], degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
+    """The 2x3 matrix that turns a picture of ``shape`` ``degrees`` anticlockwise about its
+    middle onto a canvas grown to hold all of it, and that canvas's (width, height)
+    (``rotated`` without the pixels).
+
+    >>> matrix, size = rotation((10, 20, 3), 90)
+    >>> size, np.round(matrix).astype(int).tolist()
+    ((10, 20), [[0, 1, 0], [-1, 0, 20]])
+    """
+    h, w = shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
+    size = (round(w * cos + h * sin), round(w * sin + h * cos))
+    matrix[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
+    return matrix, size
 
 
 def boxes_through(xyxy: np.ndarray, matrix: np.ndarray) -> np.ndarray:
@@ -218,3 +236,26 @@ class Upright:
 
 # what the photo reader serves (``vision.reader.TileReader``); live video keeps its camera's frame
 DEFAULT_UPRIGHT = Upright()
+
+
+def boxes_levelled(xyxy: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """Boxes (N, 4) of tilted faces in a photo, where the faces lie in it ``rotated`` by the
+    2x3 ``matrix`` (level): each centre taken through it, each box the size of the face it
+    holds, the face's sides solved from the box around it turned (at most the box's own
+    sides, at least half of them).
+
+    >>> m = cv2.getRotationMatrix2D((0, 0), 20, 1.0)
+    >>> face = boxes_through(np.array([[-20, -30, 20, 30.]]), m)  # a 40 x 60 face tilted 20 degrees
+    >>> np.round(boxes_levelled(face, cv2.invertAffineTransform(m))).astype(int).tolist()
+    [[-20, -30, 20, 30]]
+    """
+    b = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    m = np.asarray(matrix, np.float64)
+    cos, sin = abs(m[0, 0]), abs(m[0, 1])
+    centre = (b[:, :2] + b[:, 2:]) / 2 @ m[:, :2].T + m[:, 2]
+    wide, high = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+    across = cos * cos - sin * sin  # > 0.17 within ``Upright.steepest``'s 40 degrees
+    w = np.clip((wide * cos - high * sin) / across, wide / 2, wide)
+    h = np.clip((high * cos - wide * sin) / across, high / 2, high)
+    half = np.stack([w, h], 1) / 2
+    return np.concatenate([centre - half, centre + half], 1)

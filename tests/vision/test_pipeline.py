@@ -8,14 +8,17 @@ import time
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.seats import Seat
 from engine.tiles import Tile, parse_tiles
 from vision.capture import Capture
 from vision.detections import Detections
-from vision.pipeline import CloserLook, LivePipeline, annotate, read_hand_photo
+from vision.pipeline import CloserLook, LevelledBoxes, LivePipeline, annotate, read_hand_photo
 from vision.regions import HandRegions, NoTilesError, TableLayout
 from vision.scripted import HandLayout, hand_photo, labels_to_detections
+from vision.upright import Upright, boxes_levelled, boxes_through, rotated
 
 
 @pytest.fixture(scope="module")
@@ -188,3 +191,46 @@ def test_a_photo_is_read_with_the_flower_and_number_looks_and_live_video_without
     assert photo.classifier.numbers is not None and photo.classifier.numbers.model.path == NUMBER_LOOK_PATH
     assert live.classify.flowers is None  # it cost the rendered game video an event (models/README.md)
     assert live.classify.numbers is None
+
+
+class _Truth:
+    """A perfect reader of a rendered photo (its labels), with the photo reader's upright stage."""
+
+    def __init__(self, labels: list, upright: Upright | None = None) -> None:
+        self.labels, self.upright = labels, upright or Upright()
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        return labels_to_detections(self.labels)
+
+
+@pytest.mark.parametrize("roll", [15.0, -20.0])
+def test_a_tilted_hand_photo_is_read_levelled_its_boxes_as_found(roll: float) -> None:
+    """A phone not held level: the hand's regions are read in the photo turned level (where
+    they were shaped), and every tile keeps the box the reader found in the photo."""
+    layout = HandLayout.parse("123m456p789s11z / [555p]^1 (2222s) / 1f 2f")
+    image, labels = hand_photo(layout, roll=roll)
+    truth = labels_to_detections(labels)
+    assert Upright().tilt(truth) != 0.0
+    reading = read_hand_photo(image, "filipino", reader=_Truth(labels))
+    assert sorted(i.tile for i in reading.concealed) == sorted(layout.concealed)
+    assert sorted(len(m.tiles) for m in reading.melds) == [3, 4]
+    assert sorted(i.tile for i in reading.flowers) == [Tile.FLOWER1, Tile.FLOWER2]
+    found = {tuple(float(v) for v in box) for box in truth.xyxy}
+    assert all(item.box in found for item, _, _ in reading.items())
+    assert reading.image_size == (image.shape[1], image.shape[0])
+
+
+@given(st.floats(-40, 40), st.floats(0.25, 4.0), st.floats(0.25, 4.0))
+def test_boxes_read_levelled_go_back_to_those_found_at_any_scale(degrees: float, sx: float, sy: float) -> None:
+    """A box of the levelled photo goes back to the reader's box it was made from, and one a
+    closer look found there to the box around it turned back, in pixels scaled either way."""
+    image = np.zeros((300, 400, 3), np.uint8)
+    first = np.array([[50, 60, 90, 110], [200, 100, 240, 150]], np.float32)
+    level, matrix = rotated(image, degrees)
+    levelled = boxes_levelled(first, matrix).astype(np.float32)
+    back = LevelledBoxes(levelled, first, cv2.invertAffineTransform(matrix)).scaled(sx, sy)
+    scale = np.array([sx, sy, sx, sy], np.float32)
+    assert back(tuple(levelled[1] * scale)) == tuple(float(v) for v in first[1] * scale)
+    other = np.array([120.0, 80.0, 150.0, 120.0])  # in the levelled photo's pixels
+    want = boxes_through(other[None], cv2.invertAffineTransform(matrix))[0] * scale
+    np.testing.assert_allclose(back(tuple(other * scale)), want, rtol=1e-6, atol=1e-3)

@@ -221,3 +221,14 @@ def test_a_photo_turned_a_quarter_and_tilted_is_named_as_read_levelled_once_turn
     assert quarters == 1 and dets.xyxy.tolist() == first.xyxy.tolist()
     assert [str(t) for t in dets.tiles] == ["5m"] * 6 + ["9m"]
 
+
+@given(st.floats(-40, 40), st.floats(20, 60), st.floats(0.67, 1.5))
+def test_a_tilted_face_boxed_comes_back_its_own_size_levelled(degrees: float, wide: float, aspect: float) -> None:
+    """The box around a face tilted ``degrees`` (as the detector boxes it), levelled, is the
+    face's own box again, where it is at most half as long again one way as the other."""
+    from vision.upright import boxes_levelled, boxes_through
+
+    face = np.array([[100.0, 200.0, 100 + wide, 200 + wide * aspect]])
+    tilt = cv2.getRotationMatrix2D((300, 300), degrees, 1.0)
+    found = boxes_through(face, tilt)
+    np.testing.assert_allclose(boxes_levelled(found, cv2.invertAffineTransform(tilt)), face, atol=1e-6)
