@@ -6,7 +6,7 @@ and calibration accuracy before/after one calibration photo on a set style the m
 never saw (target >= 99% after): of the tiles' crops, face-up tiles boxed by their faces as
 the shipped detector boxes them, and of the hand photos read whole as the photo page reads
 them (detector, upright stage, regions), as photographed, turned a quarter either way and
-upside down, by the shipped reader and by the calibrated one.
+upside down, tilted 15 degrees either way, by the shipped reader and by the calibrated one.
 
     .venv/bin/python benchmarks/bench_live.py [--reader truth|models] [--fps 10] [--no-calibration]
         [--only-calibration] [--calibration-styles 777 321 555 901] [--hand-photos 16]
@@ -209,25 +209,29 @@ def _face_boxed(labels: list[dict]) -> Detections:
     return labels_to_detections([dict(t, box=face_box(t["box"], t["quad"])) if t["cls"] == 0 else t for t in labels])
 
 
-# how the hand photos are turned for the calibrated reader's whole-photo figures
-_TURNS = {"as photographed": 0, "a quarter clockwise": 1, "a quarter anticlockwise": 3, "upside down": 2}
+def _turns() -> dict[str, Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]]:
+    """How the hand photos are turned for the calibrated reader's whole-photo figures
+    (``bench_real_perturbed``'s changes; tilted: a phone not held level, since stop 60)."""
+    from bench_real_perturbed import as_is, quarter_turned, tilted, upside_down
+
+    return {"as photographed": as_is, "a quarter clockwise": quarter_turned(1),
+            "a quarter anticlockwise": quarter_turned(3), "upside down": upside_down,
+            "tilted 15 degrees": tilted(15), "tilted -15 degrees": tilted(-15)}
 
 
 def _whole_photos(reader: Callable[[np.ndarray], object], photos: list[tuple[np.ndarray, list[dict]]],
-                  quarters: int) -> tuple[int, int]:
-    """Of the hand ``photos`` turned ``quarters`` clockwise and read whole as the photo page
-    reads them (``read_hand_photo``: detector, upright stage, regions), how many readings
-    hold exactly the hand's tiles (boxed by their faces, as the detector boxes them), and
-    how many name them all right too."""
-    from bench_real_perturbed import quarter_turned
-
+                  turn: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]) -> tuple[int, int]:
+    """Of the hand ``photos`` changed by ``turn`` and read whole as the photo page reads
+    them (``read_hand_photo``: detector, upright stage, regions), how many readings hold
+    exactly the hand's tiles (boxed by their faces, as the detector boxes them), and how
+    many name them all right too."""
     from vision.evaluation import hand_read_exactly
     from vision.pipeline import read_hand_photo
 
     held = named = 0
     for img, labels in photos:
         truth = _face_boxed(labels)
-        image, boxes = quarter_turned(quarters)(img, truth.xyxy) if quarters else (img, truth.xyxy)
+        image, boxes = turn(img, truth.xyxy.astype(np.float64))
         try:
             reading = read_hand_photo(image, reader=reader)
         except ValueError:  # refused: no tiles, two hands
@@ -292,7 +296,8 @@ def calibration(args: argparse.Namespace) -> None:
 def _print_whole_photos(style: int, tileset: object, hands: int) -> None:
     """The player's whole path with a taught set: the hand photos read whole by the shipped
     reader and by the calibrated one (``tileset``: the guide as the shipped detector read
-    it), as photographed, turned a quarter either way and upside down."""
+    it), as photographed, turned a quarter either way, upside down and tilted 15 degrees
+    either way."""
     from vision.calibrate import CalibratedReader
     from vision.reader import TileReader
 
@@ -300,7 +305,7 @@ def _print_whole_photos(style: int, tileset: object, hands: int) -> None:
     calibrated = CalibratedReader(shipped, tileset)
     photos = _hand_photos(style, hands)
     for name, reader in (("shipped", shipped), ("calibrated", calibrated)):
-        figures = [f"{how} {'/'.join(map(str, _whole_photos(reader, photos, q)))}" for how, q in _TURNS.items()]
+        figures = [f"{how} {'/'.join(map(str, _whole_photos(reader, photos, turn)))}" for how, turn in _turns().items()]
         print(f"  style {style}, {hands} hand photos read whole by the {name} reader, held / named: "
               + ", ".join(figures))
 
