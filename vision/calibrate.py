@@ -35,14 +35,17 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
 
 from engine.tiles import Tile
 from vision.detections import Detections
-from vision.upright import turn_quarters, turned_back
+from vision.upright import boxes_levelled, turn_quarters, turned_back
+
+if TYPE_CHECKING:
+    from vision.reader import LevelPass
 
 __all__ = [
     "CalibrationError",
@@ -734,6 +737,10 @@ class CalibratedReader:
         """As ``TileReader.read_upright``: the tiles found in ``image`` turned ``quarters``
         clockwise, boxes in its pixels, named by the set; the detector input's long side
         (0 where the reader does not say); and ``quarters``."""
+        read_levelled = getattr(self.reader, "read_levelled", None)
+        if callable(read_levelled):
+            dets, size, quarters, levelled = read_levelled(image)
+            return self._named(turn_quarters(image, quarters), dets, levelled), size, quarters
         read_upright = getattr(self.reader, "read_upright", None)
         if not callable(read_upright):
             dets = self.reader.detector(image) if hasattr(self.reader, "detector") else self.reader(image)
@@ -741,10 +748,20 @@ class CalibratedReader:
         dets, size, quarters = read_upright(image)
         return self._named(turn_quarters(image, quarters), dets), size, quarters
 
-    def _named(self, image: np.ndarray, dets: Detections) -> Detections:
+    def _named(self, image: np.ndarray, dets: Detections, levelled: LevelPass | None = None) -> Detections:
+        """``dets`` (found in ``image``) named by the set; where the reader read them
+        levelled (``levelled``: ``TileReader.read_levelled``), from crops of the photo turned
+        level, each box the one found there and matched to it (else the face it holds
+        levelled, ``boxes_levelled``): the set was taught on level tiles."""
         from vision.classifier import crop_boxes
 
-        return dets.with_face_up_names(*self.classifier.ranked(crop_boxes(image, dets.xyxy[dets.face_up]), 2))
+        up = dets.face_up
+        if levelled is None:
+            return dets.with_face_up_names(*self.classifier.ranked(crop_boxes(image, dets.xyxy[up]), 2))
+        level, matrix, found, pair = levelled
+        boxes = boxes_levelled(dets.xyxy, matrix)
+        boxes[pair >= 0] = found.xyxy[pair[pair >= 0]]
+        return dets.with_face_up_names(*self.classifier.ranked(crop_boxes(level, boxes[up]), 2))
 
     def __call__(self, image: np.ndarray) -> Detections:
         dets, _, quarters = self.read_upright(image)

@@ -65,6 +65,10 @@ LEVEL_IOU = 0.5
 # detector's trained 480, too few to find them all. At 960 every tile of the rendered
 # table was found and named (benchmarks/bench_live.py --reader models).
 LIVE_DETECT_SIZE = 960
+# A photo turned level, the 2x3 matrix that took it there, the tiles found in it, and for
+# each tile found in the photo the index of the one found levelled that matches it (or -1):
+# ``TileReader.level_pass``.
+LevelPass = tuple[np.ndarray, np.ndarray, Detections, np.ndarray]
 
 
 def shipped_classifier(
@@ -158,52 +162,77 @@ class TileReader:
         they run across it, the longest row was read turned half round (``Upright.half_turn``:
         a hand photographed from across the table) and the detector is as sure of the tiles
         it finds in the photo turned round (``Upright.keeps``)."""
+        return self.read_levelled(image)[:3]
+
+    def read_levelled(self, image: np.ndarray) -> tuple[Detections, int, int, LevelPass | None]:
+        """``read_upright``, and the pass over the photo (as read) levelled that named its
+        tiles (``level_pass``), or None where it was level."""
         dets, size = self.detect(image)
         rows = rows_of_boxes(dets.xyxy[dets.face_up])  # put in rows once: to look which way they run, and to cut
         quarters = self.quarters(image, dets, rows)
         if not quarters:
             named, upside_down = self._classify(image, dets, rows)
             if not (upside_down and self.upright is not None and self.upright.half_turn(dets)):
-                return self._levelled(image, named, rows), size, 0
+                named, levelled = self._levelled(image, named, rows)
+                return named, size, 0, levelled
             turned = turn_quarters(image, 2)
             again, again_size = self.detect(turned)
             if not self.upright.keeps(dets, again):
-                return self._levelled(image, named, rows), size, 0
-            return self._named_level(turned, again), again_size, 2
+                named, levelled = self._levelled(image, named, rows)
+                return named, size, 0, levelled
+            named, levelled = self._named_level(turned, again)
+            return named, again_size, 2, levelled
         turned = turn_quarters(image, quarters)
         dets, size = self.detect(turned)
-        return self._named_level(turned, dets), size, quarters
+        named, levelled = self._named_level(turned, dets)
+        return named, size, quarters, levelled
 
-    def _named_level(self, image: np.ndarray, dets: Detections) -> Detections:
+    def _named_level(self, image: np.ndarray, dets: Detections) -> tuple[Detections, LevelPass | None]:
         """``dets`` found in ``image`` (a photo turned), named, and named again as read
         levelled where their longest row is tilted (``_levelled``): a phone held the other way
         is no more level than one held upright."""
         rows = rows_of_boxes(dets.xyxy[dets.face_up])
         return self._levelled(image, self.classify(image, dets, rows), rows)
 
-    def _levelled(self, image: np.ndarray, named: Detections, rows: BoxRows) -> Detections:
+    def _levelled(self, image: np.ndarray, named: Detections, rows: BoxRows) -> tuple[Detections, LevelPass | None]:
         """``named`` (found and named in ``image`` as it is), its face-up tiles named again
         as read in the photo levelled where ``upright`` finds its longest row tilted
-        (``Upright.tilt``): the boxes stay as found, each takes the names of the levelled
-        photo's face-up box that matches it one to one (turned back, IoU ``LEVEL_IOU`` or
-        more: ``vision.detections.match``), if any."""
-        degrees = self.upright.tilt(named, rows[1]) if self.upright is not None else 0.0
-        if not degrees:
-            return named
-        level, matrix = rotated(image, degrees)
-        again = self.classify(level, self.detect(level)[0])
-        up, theirs = np.flatnonzero(named.face_up), np.flatnonzero(again.face_up)
-        if not len(up) or not len(theirs):
-            return named
-        back = boxes_through(again.xyxy[theirs], cv2.invertAffineTransform(matrix)).astype(np.float32)
-        pair = match(named.xyxy[up], back, LEVEL_IOU)  # one to one: no tile takes its neighbour's name
+        (``level_pass``): the boxes stay as found, each takes the names of the levelled
+        photo's face-up box matched to it, if any; and that pass (None: none)."""
+        levelled = self.level_pass(image, named, rows)
+        if levelled is None:
+            return named, None
+        level, _, found, pair = levelled
+        again = self.classify(level, found)
         hit = pair >= 0
         names = {}
         for field in ("code", "code_confidence", "runner_up", "runner_up_confidence"):
             column = getattr(named, field).copy()
-            column[up[hit]] = getattr(again, field)[theirs[pair[hit]]]
+            column[hit] = getattr(again, field)[pair[hit]]
             names[field] = column
-        return replace(named, **names)
+        return replace(named, **names), levelled
+
+    def level_pass(self, image: np.ndarray, dets: Detections, rows: BoxRows | None = None
+                   ) -> LevelPass | None:
+        """Where ``upright`` finds the longest row of ``dets`` (found in ``image``; ``rows``:
+        their face-up boxes' rows, where already worked out) tilted (``Upright.tilt``): the
+        photo levelled, the 2x3 matrix that took it there (``rotated``), the tiles the
+        detector finds there, and for each of ``dets`` the
+        index of the face-up tile found there that matches it one to one (turned back, IoU
+        ``LEVEL_IOU`` or more: ``vision.detections.match``; no tile takes its neighbour's
+        name), or -1. None where the photo is level."""
+        degrees = self.upright.tilt(dets, rows[1] if rows is not None else None) if self.upright is not None else 0.0
+        if not degrees:
+            return None
+        level, matrix = rotated(image, degrees)
+        found = self.detect(level)[0]
+        pair = np.full(len(dets), -1, np.int64)
+        up, theirs = np.flatnonzero(dets.face_up), np.flatnonzero(found.face_up)
+        if len(up) and len(theirs):
+            back = boxes_through(found.xyxy[theirs], cv2.invertAffineTransform(matrix)).astype(np.float32)
+            matched = match(dets.xyxy[up], back, LEVEL_IOU)
+            pair[up[matched >= 0]] = theirs[matched[matched >= 0]]
+        return level, matrix, found, pair
 
     def quarters(self, image: np.ndarray, dets: Detections, rows: BoxRows | None = None) -> int:
         """Quarter turns clockwise that stand the tiles ``dets`` found in ``image`` upright:

@@ -294,3 +294,38 @@ def test_a_taught_set_reads_a_hand_photographed_turned_a_quarter_as_upright() ->
         as_it_came = once(turned)
         named = Counter(Tile(int(c)) for c in as_it_came.code[as_it_came.face_up])
         assert sum((named & Counter(hand)).values()) < right
+
+
+class _Brightness:
+    """Names a crop 5m where it is bright (over 200 of 255 on average), else 9m."""
+
+    def ranked(self, crops, k):  # noqa: ANN001, ANN201
+        bright = np.array([c.mean() > 200 for c in crops], bool)
+        first = np.where(bright, int(Tile.M5), int(Tile.M9))
+        return np.stack([first, np.full(len(crops), int(Tile.M1))], 1), np.tile([[0.9, 0.1]], (len(crops), 1))
+
+
+def test_a_taught_set_names_a_tilted_photos_tiles_from_the_photo_levelled(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """The set was taught on level tiles: where the reader finds the row off level, each
+    tile is named from the photo levelled, cut at the box found there and matched to it
+    (else at its own box levelled: here the grey between the found boxes)."""
+    from vision.upright import rotated
+
+    from .test_upright import _tilted_row
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    image, labels = guide_photo("singapore", style=901, size=(1200, 900))
+    guide = labels_to_detections(labels)
+    codes = np.array([int(t) for t in Tile], np.int64)
+    reader = CalibratedReader(lambda im: guide, calibrate(image, "singapore", "level", lambda im: guide,
+                                                         classifier=ColourFeatures(codes)))
+    reader.classifier = _Brightness()  # type: ignore[assignment]
+    photo = np.zeros((400, 600, 3), np.uint8)  # black: every crop cut from it reads 9m
+    first, found = _tilted_row(photo)
+    level, matrix = rotated(photo, 15.0)
+    level[:] = 128
+    for x1, y1, x2, y2 in found.xyxy.astype(int):
+        level[y1 + 2:y2 - 2, x1 + 2:x2 - 2] = 255
+    levelled = (level, matrix, found, np.array([0, 1, 2, 3, 4, 5, -1]))
+    assert [str(t) for t in reader._named(photo, first, levelled).tiles] == ["5m"] * 6 + ["9m"]
+    assert [str(t) for t in reader._named(photo, first).tiles] == ["9m"] * 7  # read level: named as found

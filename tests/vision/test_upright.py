@@ -204,6 +204,8 @@ def test_a_tilted_photo_is_named_as_read_levelled_its_boxes_as_found() -> None:
     dets, _, quarters = reader.read_upright(image)
     assert quarters == 0 and dets.xyxy.tolist() == first.xyxy.tolist()
     assert [str(t) for t in dets.tiles] == ["5m"] * 6 + ["9m"]
+    levelled = reader.read_levelled(image)[3]  # the pass that named them: which levelled tile each took
+    assert levelled is not None and levelled[3].tolist() == [0, 1, 2, 3, 4, 5, -1]
     flat = TileReader(_Told(image.shape, first, levelled), _Namer(), zoom=None, upright=Upright(level=0))  # type: ignore[arg-type]
     assert [str(t) for t in flat(image).tiles] == ["9m"] * 7 and flat.detector.calls == 1  # type: ignore[attr-defined]
 
