@@ -11,9 +11,10 @@ scaled, dimmed, blurred, laid on a table two or three times its size (photograph
 farther: the detector's zoom, ``vision.zoom``, reads those again larger; ``--no-zoom``
 reads them in one pass; the mean of six places on the table, ``PLACES``), tilted 10 or 20
 degrees (a phone not held level; the mean of either way), and turned a quarter and tilted
-(the mean of the four). The boxes go along with the picture. Printed per condition: detector recall at IoU 0.5, tile accuracy
-on the true boxes, end to end, and whole hands read right (of the fully named ones). A hand
-is all of its tiles, so one slip in a row of 16 loses it: the hand count moves most.
+(the mean of the four). The boxes go along with the picture. Printed per condition:
+detector recall at IoU 0.5, tile accuracy on the true boxes, end to end, and whole hands
+read right (of the fully named ones). A hand is all of its tiles, so one slip in a row of
+16 loses it: the hand count moves most.
 """
 
 from __future__ import annotations
