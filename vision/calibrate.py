@@ -727,26 +727,25 @@ class CalibratedReader:
         if self.classifier.refitted:
             tileset.save()  # taught for these weights once, not at every start
 
-    @property
-    def upright(self) -> Any:
-        """The wrapped reader's upright stage (``TileReader.upright``; None where it has
-        none): a hand photo's regions are read levelled by it (``vision.pipeline``)."""
-        return getattr(self.reader, "upright", None)
-
     def read_upright(self, image: np.ndarray) -> tuple[Detections, int, int]:
         """As ``TileReader.read_upright``: the tiles found in ``image`` turned ``quarters``
         clockwise, boxes in its pixels, named by the set; the detector input's long side
         (0 where the reader does not say); and ``quarters``."""
+        return self.read_levelled(image)[:3]
+
+    def read_levelled(self, image: np.ndarray) -> tuple[Detections, int, int, LevelPass | None]:
+        """As ``TileReader.read_levelled``: ``read_upright``, and the pass over the photo (as
+        read) levelled that named its tiles, or None (a reader that levels none: None)."""
         read_levelled = getattr(self.reader, "read_levelled", None)
         if callable(read_levelled):
             dets, size, quarters, levelled = read_levelled(image)
-            return self._named(turn_quarters(image, quarters), dets, levelled), size, quarters
+            return self._named(turn_quarters(image, quarters), dets, levelled), size, quarters, levelled
         read_upright = getattr(self.reader, "read_upright", None)
         if not callable(read_upright):
             dets = self.reader.detector(image) if hasattr(self.reader, "detector") else self.reader(image)
-            return self._named(image, dets), 0, 0
+            return self._named(image, dets), 0, 0, None
         dets, size, quarters = read_upright(image)
-        return self._named(turn_quarters(image, quarters), dets), size, quarters
+        return self._named(turn_quarters(image, quarters), dets), size, quarters, None
 
     def _named(self, image: np.ndarray, dets: Detections, levelled: LevelPass | None = None) -> Detections:
         """``dets`` (found in ``image``) named by the set; where the reader read them

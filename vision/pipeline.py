@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -69,15 +69,10 @@ from vision.regions import (
     tile_scale,
 )
 from vision.smoothing import TileSmoother
-from vision.upright import (
-    Upright,
-    boxes_levelled,
-    boxes_through,
-    boxes_turned_back,
-    rotated,
-    rotation,
-    turn_quarters,
-)
+from vision.upright import boxes_levelled, boxes_through, boxes_turned_back, turn_quarters
+
+if TYPE_CHECKING:
+    from vision.reader import LevelPass
 
 __all__ = [
     "read_hand_photo",
@@ -91,8 +86,6 @@ __all__ = [
 ]
 
 Reader = Callable[[np.ndarray], Detections]
-# a picture, or how to make it where it may not be needed (a photo turned level: ``_read_level``)
-Picture = np.ndarray | Callable[[], np.ndarray]
 
 
 def load_ruleset(variant: str | None, **table_rules: Any) -> Any:
@@ -208,15 +201,13 @@ class CloserLook:
         x2, y2 = min(float(w), boxes[:, 2].max() + m), min(float(h), boxes[:, 3].max() + m)
         return (x1, y1, x2, y2) if max(x2 - x1, y2 - y1) <= self.most * max(w, h) else None
 
-    def __call__(self, image: Picture, dets: Detections, reading: HandReading, reader: Reader,
+    def __call__(self, image: np.ndarray, dets: Detections, reading: HandReading, reader: Reader,
                  regions: HandRegions, scale: tuple[float, float] = (1.0, 1.0)) -> HandReading:
         """``reading`` of ``dets`` (found in ``image``, whose pixels are ``scale`` times
-        smaller than the photo's; or a function that makes it) read again after a closer
-        look, or itself."""
+        smaller than the photo's) read again after a closer look, or itself."""
         part = self.window(reading)
         if part is None:
             return reading
-        image = image() if callable(image) else image
         sx, sy = scale
         x1, y1, x2, y2 = (int(part[0] / sx), int(part[1] / sy), int(np.ceil(part[2] / sx)), int(np.ceil(part[3] / sy)))
         closer = reader(image[y1:y2, x1:x2]).moved(x1, y1).scaled(sx, sy)
@@ -249,8 +240,8 @@ def read_hand_photo(
     """Read one hand from a photo: concealed row, melds, flowers; doubts flagged for the variant.
 
     The regions are read where the reader read the tiles: in the photo turned a quarter or
-    round (``TileReader.read_upright``), and turned level where its longest row runs off
-    level (``_read_level``; the real validation photos tilted 10 / 20 degrees either way held
+    round, and turned level where its longest row runs off level (``TileReader.read_levelled``,
+    ``_read_level``; the real validation photos tilted 10 / 20 degrees either way held
     the hand exactly in 39 -> 40.5 and 37.5 -> 38.5 of 45, ``models/HISTORY.md``, stop 60).
     The boxes come back in the photo's pixels, as the reader found them.
 
@@ -261,19 +252,19 @@ def read_hand_photo(
     ruleset = ruleset if ruleset is not None else load_ruleset(variant)
     reader = reader or _photo_reader(calibration, _set_stamp(calibration))
     photo_size = (round(image.shape[1] * sx), round(image.shape[0] * sy))
-    image, dets, quarters = _read_upright(reader, image)
+    image, dets, quarters, levelled = _read_upright(reader, image)
     if quarters % 2:
         sx, sy = sy, sx
-    picture, shown, dets, level = _read_level(reader, image, dets)
+    image, dets, level = _read_level(image, dets, levelled)
     dets, level = dets.scaled(sx, sy), level.scaled(sx, sy) if level is not None else None
-    size = (round(shown[0] * sx), round(shown[1] * sy))
+    size = (round(image.shape[1] * sx), round(image.shape[0] * sy))
     regions = HandRegions(is_bonus=_is_bonus(ruleset))
     try:
         reading = regions(dets, size)
     except NoTilesError:
         where = f"{str(photo)!r}" if not isinstance(photo, np.ndarray) else "the picture"
         raise NoTilesError(f"no tiles found in {where}") from None
-    reading = CloserLook()(picture, dets, reading, reader, regions, (sx, sy)).check(ruleset)
+    reading = CloserLook()(image, dets, reading, reader, regions, (sx, sy)).check(ruleset)
     if not quarters and level is None:
         return reading
     shape = (photo_size[1], photo_size[0])
@@ -285,20 +276,16 @@ def read_hand_photo(
     return reading.with_boxes(back, photo_size)
 
 
-def _read_level(reader: Reader, image: np.ndarray, dets: Detections
-                ) -> tuple[Picture, tuple[int, int], Detections, LevelledBoxes | None]:
-    """Where the hand's regions are read: the photo turned level where its longest row is
-    tilted (``Upright.tilt``, as the reader's upright stage named its tiles; turned only if a
-    closer look wants its pixels), its (width, height), ``dets`` in it (boxes
+def _read_level(image: np.ndarray, dets: Detections, levelled: LevelPass | None
+                ) -> tuple[np.ndarray, Detections, LevelledBoxes | None]:
+    """Where the hand's regions are read: the photo as the reader levelled it to name its
+    tiles (``levelled``: ``TileReader.read_levelled``), ``dets`` in it (boxes
     ``boxes_levelled``) and the way their boxes go back; else the photo as it is, and None."""
-    upright = getattr(reader, "upright", None)
-    degrees = upright.tilt(dets) if isinstance(upright, Upright) else 0.0
-    if not degrees:
-        return image, (image.shape[1], image.shape[0]), dets, None
-    matrix, size = rotation(image.shape, degrees)
+    if levelled is None:
+        return image, dets, None
+    level, matrix = levelled[0], levelled[1]
     boxes = boxes_levelled(dets.xyxy, matrix).astype(np.float32)
-    back = LevelledBoxes(boxes, dets.xyxy, cv2.invertAffineTransform(matrix))
-    return (lambda: rotated(image, degrees)[0]), size, replace(dets, xyxy=boxes), back
+    return level, replace(dets, xyxy=boxes), LevelledBoxes(boxes, dets.xyxy, cv2.invertAffineTransform(matrix))
 
 
 @dataclass(frozen=True)
@@ -330,15 +317,16 @@ def _box(xyxy: np.ndarray) -> Box:
     return x1, y1, x2, y2
 
 
-def _read_upright(reader: Reader, image: np.ndarray) -> tuple[np.ndarray, Detections, int]:
+def _read_upright(reader: Reader, image: np.ndarray) -> tuple[np.ndarray, Detections, int, LevelPass | None]:
     """The photo as read, turned ``quarters`` clockwise where its rows ran up it (a reader
-    that turns photos: ``TileReader.read_upright``), its tiles found in it, and ``quarters``.
-    The hand's regions are read in it too: they were shaped on rows across the picture."""
-    read_upright = getattr(reader, "read_upright", None)
-    if not callable(read_upright):
-        return image, reader(image), 0
-    dets, _, quarters = read_upright(image)
-    return turn_quarters(image, quarters), dets, quarters
+    that turns photos: ``TileReader.read_levelled``), its tiles found in it, ``quarters``, and
+    the pass over it levelled that named them (None: none). The hand's regions are read in
+    it too: they were shaped on rows across the picture."""
+    read_levelled = getattr(reader, "read_levelled", None)
+    if not callable(read_levelled):
+        return image, reader(image), 0, None
+    dets, _, quarters, levelled = read_levelled(image)
+    return turn_quarters(image, quarters), dets, quarters, levelled
 
 
 @dataclass

@@ -217,10 +217,10 @@ class TileReader:
         """Where ``upright`` finds the longest row of ``dets`` (found in ``image``; ``rows``:
         their face-up boxes' rows, where already worked out) tilted (``Upright.tilt``): the
         photo levelled, the 2x3 matrix that took it there (``rotated``), the tiles the
-        detector finds there, and for each of ``dets`` the
-        index of the face-up tile found there that matches it one to one (turned back, IoU
-        ``LEVEL_IOU`` or more: ``vision.detections.match``; no tile takes its neighbour's
-        name), or -1. None where the photo is level."""
+        detector finds there, and for each of ``dets`` the index of the face-up tile found
+        there that matches it one to one (turned back, IoU ``LEVEL_IOU`` or more:
+        ``vision.detections.match``; no tile takes its neighbour's name), or -1. None where
+        the photo is level."""
         degrees = self.upright.tilt(dets, rows[1] if rows is not None else None) if self.upright is not None else 0.0
         if not degrees:
             return None

@@ -44,7 +44,7 @@ import numpy as np
 from vision.detections import Detections
 from vision.regions import HandRegions, Row, rows_of_boxes
 
-__all__ = ["Upright", "DEFAULT_UPRIGHT", "turn_quarters", "turned_back", "boxes_turned_back", "rotated", "rotation",
+__all__ = ["Upright", "DEFAULT_UPRIGHT", "turn_quarters", "turned_back", "boxes_turned_back", "rotated",
            "boxes_through", "boxes_levelled"]
 
 _ROTATIONS = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
@@ -92,29 +92,16 @@ def rotated(image: np.ndarray, degrees: float, fill: Sequence[float] | None = No
     >>> level.shape, np.round(boxes_through(np.array([[0, 0, 20, 10.]]), matrix)).astype(int).tolist()
     ((20, 10, 3), [[0, 0, 10, 20]])
     """
-    matrix, size = rotation(image.shape, degrees)
+    h, w = image.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
+    size = (round(w * cos + h * sin), round(w * sin + h * cos))
+    matrix[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
     if fill is None:
         return cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), matrix
     colour = tuple(float(c) for c in fill)
     return cv2.warpAffine(image, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                           borderValue=colour), matrix
-
-
-def rotation(shape: tuple[int, ...], degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
-    """The 2x3 matrix that turns a picture of ``shape`` ``degrees`` anticlockwise about its
-    middle onto a canvas grown to hold all of it, and that canvas's (width, height)
-    (``rotated`` without the pixels).
-
-    >>> matrix, size = rotation((10, 20, 3), 90)
-    >>> size, np.round(matrix).astype(int).tolist()
-    ((10, 20), [[0, 1, 0], [-1, 0, 20]])
-    """
-    h, w = shape[:2]
-    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-    cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
-    size = (round(w * cos + h * sin), round(w * sin + h * cos))
-    matrix[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
-    return matrix, size
 
 
 def boxes_through(xyxy: np.ndarray, matrix: np.ndarray) -> np.ndarray:

@@ -194,13 +194,22 @@ def test_a_photo_is_read_with_the_flower_and_number_looks_and_live_video_without
 
 
 class _Truth:
-    """A perfect reader of a rendered photo (its labels), with the photo reader's upright stage."""
+    """A perfect reader of a rendered photo (its labels) that levels it as the photo reader
+    does (``TileReader.read_levelled``: where ``Upright.tilt`` finds its longest row off level)."""
 
-    def __init__(self, labels: list, upright: Upright | None = None) -> None:
-        self.labels, self.upright = labels, upright or Upright()
+    def __init__(self, labels: list) -> None:
+        self.labels = labels
 
     def __call__(self, image: np.ndarray) -> Detections:
         return labels_to_detections(self.labels)
+
+    def read_levelled(self, image: np.ndarray) -> tuple:
+        dets = self(image)
+        degrees = Upright().tilt(dets)
+        if not degrees:
+            return dets, 0, 0, None
+        level, matrix = rotated(image, degrees)
+        return dets, 0, 0, (level, matrix, dets, np.arange(len(dets)))
 
 
 @pytest.mark.parametrize("roll", [15.0, -20.0])
