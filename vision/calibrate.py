@@ -718,7 +718,9 @@ class CalibratedReader:
     hand photos (eight unseen styles) turned a quarter clockwise / anticlockwise it held the
     hand exactly in 6 / 3 (now 118 / 118), as photographed in 109 (now 122, the tiles the
     zoom finds; ``benchmarks/bench_live.py --only-calibration``). Any other reader: one
-    detector pass (its ``detector``, or itself).
+    detector pass (its ``detector``, or itself). The set names crops in the photo's own
+    colours, as it was taught them (the shipped reader turns its own to daylight:
+    ``vision.balance``).
     """
 
     def __init__(self, reader: Any, tileset: TileSet, cuts: Sequence[float] = (1.0,)) -> None:

@@ -112,7 +112,7 @@ def _is_bonus(ruleset: Any) -> Callable[[Tile], bool]:
 def default_reader(calibration: str | None = None, live: bool = False) -> Reader:
     """The shipped models (``models/*.onnx``), optionally naming tiles by a calibrated set;
     ``live``: a ``VideoReader`` for a fixed camera over the whole table."""
-    from vision.reader import TileReader, VideoReader, shipped_classifier
+    from vision.reader import LIVE_BALANCE, TileReader, VideoReader, shipped_classifier
 
     # live video reads without the flower and number looks: on the rendered game video the
     # flower look turned South's 2 season into the 3 season (15 of 16 events; models/README.md,
@@ -128,7 +128,8 @@ def default_reader(calibration: str | None = None, live: bool = False) -> Reader
         if not live:
             return calibrated
         classify = calibrated.classifier
-    return VideoReader(reader.detector, classify) if live else reader
+    # a set is taught in its photo's own colours and names crops in them (``vision.balance``)
+    return VideoReader(reader.detector, classify, balance=LIVE_BALANCE if calibration is None else None) if live else reader
 
 
 @functools.lru_cache(maxsize=4)

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
+from vision.balance import DEFAULT_BALANCE, FaceBalance, balanced
 from vision.classifier import (
     NUMBER_MOST,
     ONE_IN_A_SET,
@@ -38,7 +39,8 @@ from vision.way_up import WayUp
 from vision.zoom import DEFAULT_ZOOM, Zoom
 
 __all__ = ["TileReader", "VideoReader", "shipped_classifier", "MODELS_DIR", "DETECTOR_PATH", "CLASSIFIER_PATH",
-           "SECOND_LOOK_PATH", "FLOWER_LOOK_PATH", "NUMBER_LOOK_PATH", "WAY_UP_PATH", "LIVE_DETECT_SIZE"]
+           "SECOND_LOOK_PATH", "FLOWER_LOOK_PATH", "NUMBER_LOOK_PATH", "WAY_UP_PATH", "LIVE_DETECT_SIZE",
+           "LIVE_BALANCE"]
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_PATH = MODELS_DIR / "detector.onnx"
@@ -65,6 +67,11 @@ LEVEL_IOU = 0.5
 # detector's trained 480, too few to find them all. At 960 every tile of the rendered
 # table was found and named (benchmarks/bench_live.py --reader models).
 LIVE_DETECT_SIZE = 960
+# Live video turns a light to daylight only where it is more than 10 % off (``FaceBalance.least``):
+# the rendered game video's faces are 5 % off the real photos' (gains 1.05 / 0.99 / 0.97),
+# and turned they cost an event (West's discarded 2m read as 1m: the live reader has no number
+# look); under a tungsten bulb the gains are 0.8-1.4 (models/HISTORY.md, stop 61).
+LIVE_BALANCE = FaceBalance(least=0.1)
 # A photo turned level, the 2x3 matrix that took it there, the tiles found in it, and for
 # each tile found in the photo the index of the one found levelled that matches it (or -1):
 # ``TileReader.level_pass``.
@@ -106,7 +113,9 @@ class TileReader:
     table photographed whole), detect again at the input size that makes them readable
     (``vision.zoom``; None: one pass at the detector's size). ``upright``: where the rows
     a first pass finds run up the photo, read it turned a quarter, and where its longest row
-    reads upside down, turned round (``vision.upright``; None: as it is)."""
+    reads upside down, turned round (``vision.upright``; None: as it is). ``balance``: the
+    crops of one picture turned to daylight before they are named, the tiles' faces the
+    white reference (``vision.balance``; None: as they are)."""
 
     def __init__(
         self,
@@ -114,11 +123,13 @@ class TileReader:
         classifier: TileClassifier | None = None,
         zoom: Zoom | None = DEFAULT_ZOOM,
         upright: Upright | None = DEFAULT_UPRIGHT,
+        balance: FaceBalance | None = DEFAULT_BALANCE,
     ) -> None:
         self.detector = detector or TileDetector(DETECTOR_PATH)
         self.classifier = classifier or shipped_classifier()
         self.zoom = zoom
         self.upright = upright
+        self.balance = balance
 
     def detect(self, image: np.ndarray) -> tuple[Detections, int]:
         """The tiles in ``image``, and the detector input's long side they were found at."""
@@ -144,6 +155,8 @@ class TileReader:
         if not dets.face_up.any():
             return dets.with_face_up_names(np.zeros((0, 2), np.int64), np.zeros((0, 2), np.float32)), False
         crops, runs = cut_along_rows(image, dets.xyxy[dets.face_up], rows=rows)
+        if self.balance is not None:
+            crops = self.balance(crops)
         codes, probs, turned = self.classifier.one_picture_turned(crops, runs)
         longest = max(range(len(runs)), key=lambda k: len(runs[k]), default=None)
         return dets.with_face_up_names(codes, probs), longest is not None and turned[longest]
@@ -304,13 +317,20 @@ class VideoReader:
     - Each tile also carries its runner-up: the likeliest other name over the same reads,
       by the probabilities of each read's ``GUESSES`` likeliest names (``Detections.runner_up``).
 
+    - ``balance``: the crops are turned to daylight before they are named, by the light of
+      all the face-up tiles as found on the last whole-frame pass (``vision.balance``; the
+      lamp over a table changes seldom, and a light worked out every frame would make names
+      flicker with it), where it is more than 10 % off (``LIVE_BALANCE``). None: named in
+      the frame's own colours (a calibrated set was taught in them).
+
     ``classify`` names crops: a ``TileClassifier`` or a calibrated set's ``PrototypeClassifier``
     (whose ``ranked`` gives the runner-ups; any other callable gives none).
     """
 
     def __init__(self, detector: TileDetector, classify: Classify, imgsz: int = LIVE_DETECT_SIZE,
                  same_iou: float = 0.85, same_pixels: float = 10.0, refresh: int = 10,
-                 full_every: int = 20, margin: float = 2.0, up_conf: float = 0.35, settle: int = 5) -> None:
+                 full_every: int = 20, margin: float = 2.0, up_conf: float = 0.35, settle: int = 5,
+                 balance: FaceBalance | None = LIVE_BALANCE) -> None:
         self.detector = detector
         self.classify = classify
         self.imgsz = imgsz
@@ -321,6 +341,8 @@ class VideoReader:
         self.margin = margin
         self.up_conf = up_conf
         self.settle = settle  # frames a newcomer is read afresh before its name is kept
+        self.balance = balance
+        self.gains: np.ndarray | None = None  # the balance's gains, as of the last whole-frame pass
         self.classified = 0  # crops sent to the classifier, for the benchmark
         self._seen: _Seen | None = None
         self._region: tuple[int, int, int, int] | None = None  # x0, y0, x1, y1 searched between full frames
@@ -349,8 +371,8 @@ class VideoReader:
         return None if (x1 - x0) * (y1 - y0) > 0.9 * w * h else (x0, y0, x1, y1)
 
     @staticmethod
-    def _thumbs(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        grey = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c for c in crop_boxes(image, boxes, 0.0)]
+    def _thumbs(tiles: Sequence[np.ndarray]) -> np.ndarray:
+        grey = [cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c for c in tiles]
         return np.array([cv2.resize(g, (8, 8), interpolation=cv2.INTER_AREA).ravel() for g in grey], np.float32)
 
     def _match(self, boxes: np.ndarray, thumbs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -377,7 +399,10 @@ class VideoReader:
         dets = dets[~dets.face_up | (dets.confidence >= self.up_conf)]
         up = np.flatnonzero(dets.face_up)
         boxes = dets.xyxy[up]
-        thumbs = self._thumbs(image, boxes) if len(up) else np.zeros((0, 64), np.float32)
+        tiles = crop_boxes(image, boxes, 0.0) if len(up) else []
+        thumbs = self._thumbs(tiles) if len(up) else np.zeros((0, 64), np.float32)
+        if self.balance is not None and (self._since_full == 0 or self.gains is None):
+            self.gains = self.balance.gains(tiles)
         same, keep, steady = self._match(boxes, thumbs)
         votes = np.zeros((len(up), _KINDS), np.float32)
         guesses = np.zeros((len(up), _KINDS), np.float32)
@@ -389,7 +414,7 @@ class VideoReader:
             age[was] = self._seen.age[same[was]] + 1
         fresh = np.flatnonzero(~keep)
         if len(fresh):
-            codes, conf = self._ranked(crop_boxes(image, boxes[fresh]))
+            codes, conf = self._ranked(balanced(crop_boxes(image, boxes[fresh]), self.gains))
             votes[fresh, codes[:, 0]] += conf[:, 0]
             guesses[fresh[:, None], codes] += conf  # a read's names are distinct: no index twice
             age[fresh] = 0

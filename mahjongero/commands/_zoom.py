@@ -1,5 +1,6 @@
-"""The ``--no-zoom`` and ``--no-upright`` options shared by ``detect``, ``eval`` and the
-real-photo benchmark: how the reader's first pass is followed up.
+"""The ``--no-zoom``, ``--no-upright`` and ``--no-balance`` options shared by ``detect``,
+``eval`` and the real-photo benchmarks: how the reader's first pass is followed up, and
+whether its crops are turned to daylight.
 
 Not a sub-command (the leading underscore keeps the CLI from registering it).
 """
@@ -10,10 +11,11 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from vision.balance import FaceBalance
     from vision.upright import Upright
     from vision.zoom import Zoom
 
-__all__ = ["add_zoom_option", "zoom_from", "upright_from"]
+__all__ = ["add_zoom_option", "zoom_from", "upright_from", "balance_from"]
 
 
 def add_zoom_option(p: argparse.ArgumentParser) -> None:
@@ -23,6 +25,9 @@ def add_zoom_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-upright", action="store_true",
                    help="read every photo as it is (default: a photo whose rows of tiles run up it is read "
                         "turned a quarter, one whose hand row reads upside down turned round: vision.upright)")
+    p.add_argument("--no-balance", action="store_true",
+                   help="name the crops in the photo's own colours (default: turned to daylight, the tiles' "
+                        "faces the white reference: vision.balance)")
 
 
 def zoom_from(args: argparse.Namespace) -> Zoom | None:
@@ -37,3 +42,10 @@ def upright_from(args: argparse.Namespace) -> Upright | None:
     from vision.upright import DEFAULT_UPRIGHT
 
     return None if args.no_upright else DEFAULT_UPRIGHT
+
+
+def balance_from(args: argparse.Namespace) -> FaceBalance | None:
+    """The colour balance the option asks for: the served one, or None for the photo's own colours."""
+    from vision.balance import DEFAULT_BALANCE
+
+    return None if args.no_balance else DEFAULT_BALANCE

@@ -7,7 +7,7 @@ import json
 
 from mahjongero.commands._classifier import add_classifier_options, classifier_from
 from mahjongero.commands._detector import add_detector_options, detector_from
-from mahjongero.commands._zoom import add_zoom_option, upright_from, zoom_from
+from mahjongero.commands._zoom import add_zoom_option, balance_from, upright_from, zoom_from
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,7 +25,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.reader import TileReader
 
     image, (sx, sy) = load_photo(args.photo)  # boxes are given back in the photo's own pixels
-    reader = TileReader(detector_from(args), classifier_from(args), zoom=zoom_from(args), upright=upright_from(args))
+    reader = TileReader(detector_from(args), classifier_from(args), zoom=zoom_from(args), upright=upright_from(args),
+                        balance=balance_from(args))
     dets = reader(image).scaled(sx, sy).sorted_left_to_right()
     rows = dets.to_json()
     if args.json:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mahjongero.commands._classifier import add_classifier_options, classifier_from
 from mahjongero.commands._detector import add_detector_options, detector_from
-from mahjongero.commands._zoom import add_zoom_option, upright_from, zoom_from
+from mahjongero.commands._zoom import add_zoom_option, balance_from, upright_from, zoom_from
 
 SHEET_CROPS = 48  # crops a contact sheet of --sheets holds: six rows of eight, readable at a glance
 
@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if not root.is_dir():
         raise ValueError(f"--data {args.data!r} is not a folder")
     names = json.loads(Path(args.split).read_text())["val"] if args.split else None
-    reader = TileReader(detector_from(args), classifier_from(args), zoom=zoom_from(args), upright=upright_from(args))
+    reader = TileReader(detector_from(args), classifier_from(args), zoom=zoom_from(args), upright=upright_from(args),
+                        balance=balance_from(args))
     scores = Scores()
     for k, gt in enumerate(iter_dataset(root, names, Path(args.codes) if args.codes else None)):
         if args.limit and k >= args.limit:
