@@ -10,6 +10,7 @@ upside down, tilted 15 degrees either way, by the shipped reader and by the cali
 
     .venv/bin/python benchmarks/bench_live.py [--reader truth|models] [--fps 10] [--no-calibration]
         [--only-calibration] [--calibration-styles 777 321 555 901] [--hand-photos 16]
+        [--lit daylight|tungsten|warm|shade] [--no-balance]
 
 ``--reader truth`` replays the renderer's labels as detections (measures the pipeline's
 own stages); ``models`` runs the shipped ONNX models (``models/*.onnx``) on every frame.
@@ -39,13 +40,16 @@ from vision.regions import TableLayout  # noqa: E402
 from vision.scripted import ScriptedTable, labels_to_detections  # noqa: E402
 
 
-def write_video(table: ScriptedTable, path: Path) -> list[list[dict]]:
+def write_video(table: ScriptedTable, path: Path, gains: tuple[float, float, float] | None = None
+                ) -> list[list[dict]]:
+    """The table's frames as an MJPG video at ``path``, each channel (BGR) times its gain in
+    ``gains`` (a lamp's colour the webcam left in; None: as rendered); the frames' labels."""
     out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), table.fps, table.size)
     if not out.isOpened():
         raise SystemExit("this OpenCV cannot write MJPG video")
     labels = []
     for f in table.frames():
-        out.write(f.image)
+        out.write(f.image if gains is None else np.clip(f.image * np.array(gains, np.float32), 0, 255).astype(np.uint8))
         labels.append(f.labels)
     out.release()
     return labels
@@ -94,13 +98,23 @@ def in_order(got: list, want: list) -> list[tuple[int, int]]:
     return pairs[::-1]
 
 
+LIGHTS = ("daylight", "tungsten", "warm", "shade")  # the lamp over the table (``--lit``)
+
+
+def _cast(light: str) -> tuple[float, float, float] | None:
+    """The gains (BGR) of a ``LIGHTS`` lamp: ``bench_real_perturbed``'s casts; daylight None."""
+    from bench_real_perturbed import A_LITTLE_WARM, COOL, WARM
+
+    return {"tungsten": WARM, "warm": A_LITTLE_WARM, "shade": COOL}.get(light)
+
+
 def live(args: argparse.Namespace) -> None:
     table = ScriptedTable(ScriptedTable.demo_script(), size=(1920, 1080), fps=args.fps, hold=args.hold,
                           occlusion=0.3)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         video = Path(tmp) / "table.avi"
-        labels = write_video(table, video)
+        labels = write_video(table, video, _cast(args.lit))
         print(f"rendered {table.frame_count} frames of 1920x1080 in {time.perf_counter() - t0:.1f} s; "
               f"tiles in view: median {statistics.median(len(x) for x in labels)}")
         visible = first_visible(table, labels)
@@ -114,6 +128,8 @@ def live(args: argparse.Namespace) -> None:
             if args.imgsz:
                 reader.imgsz = args.imgsz
             reader.full_every = args.full_every
+            if args.no_balance:
+                reader.balance = None
         from engine.game import Game
 
         feed = RefereeFeed(Game("filipino", mode="observed"))
@@ -318,6 +334,10 @@ def main() -> None:
                    help="--reader models: search the whole frame once every N frames, else the tiles' region")
     p.add_argument("--imgsz", type=int, default=None, help="detector input for --reader models (default: vision.reader.LIVE_DETECT_SIZE)")
     p.add_argument("--hold", type=float, default=1.5)
+    p.add_argument("--lit", choices=LIGHTS, default="daylight",
+                   help="the video under a lamp whose colour the webcam left in (default: as rendered)")
+    p.add_argument("--no-balance", action="store_true",
+                   help="--reader models: name crops in the frame's own colours (default: turned to daylight, vision.balance)")
     p.add_argument("--no-calibration", action="store_true")
     p.add_argument("--hand-photos", type=int, default=16,
                    help="phone photos of hands (14 tiles each) the calibration is measured on, beside two table views")

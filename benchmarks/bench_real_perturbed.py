@@ -7,9 +7,10 @@ hand-named tiles (``tests/data/real_tiles.csv``), read as they are and changed t
 another phone or another player would change them: saved again as JPEG, turned upside down
 (a hand photographed from across the table) or a quarter (a phone held the other way: the
 reader reads it turned back, ``vision.upright``; ``--no-upright`` reads it as it is),
-scaled, dimmed, blurred, laid on a table two or three times its size (photographed from
-farther: the detector's zoom, ``vision.zoom``, reads those again larger; ``--no-zoom``
-reads them in one pass; the mean of six places on the table, ``PLACES``), tilted 10 or 20
+scaled, dimmed, blurred, lit by a lamp whose colour the phone left in (the reader turns its
+crops back to daylight, ``vision.balance``; ``--no-balance`` names them as they are), laid
+on a table two or three times its size (photographed from farther: the detector's zoom,
+``vision.zoom``, reads those again larger; ``--no-zoom`` reads them in one pass; the mean of six places on the table, ``PLACES``), tilted 10 or 20
 degrees (a phone not held level; the mean of either way), and turned a quarter and tilted
 (the mean of the four). The boxes go along with the picture. Printed per condition:
 detector recall at IoU 0.5, tile accuracy on the true boxes, end to end, and whole hands
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mahjongero.commands._classifier import add_classifier_options, classifier_from  # noqa: E402
-from mahjongero.commands._zoom import add_zoom_option, upright_from, zoom_from  # noqa: E402
+from mahjongero.commands._zoom import add_zoom_option, balance_from, upright_from, zoom_from  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
@@ -127,6 +128,23 @@ def farther(times: int, at: tuple[float, float] = (0.5, 0.5)) -> Change:
     return change
 
 
+def lit(gains: tuple[float, float, float]) -> Change:
+    """Each channel (blue, green, red) times its gain: a lamp's colour the phone's white
+    balance left in the picture.
+
+    >>> lit((0.5, 1.0, 1.2))(np.full((1, 1, 3), 200, np.uint8), np.zeros((0, 4)))[0].tolist()
+    [[[100, 200, 240]]]
+    """
+    def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.clip(image * np.array(gains, np.float32), 0, 255).astype(np.uint8), boxes
+    return change
+
+
+# the casts of a white face (blue, green, red) that phones leave under a tungsten bulb (about
+# 2,700 K, the white balance not all the way), a warm LED, and in the blue shade of a porch
+WARM, A_LITTLE_WARM, COOL = (0.6, 0.85, 1.1), (0.8, 0.92, 1.05), (1.15, 1.0, 0.8)
+
+
 def blurred(sigma: float) -> Change:
     def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return cv2.GaussianBlur(image, (0, 0), sigma), boxes
@@ -173,6 +191,9 @@ CHANGES: dict[str, Change | tuple[Change, ...]] = {  # a tuple: the mean over it
     "three quarters the pixels": scaled(0.75),
     "half as bright": dimmed(0.5),
     "blurred (sigma 1 px)": blurred(1.0),
+    "under a tungsten bulb (orange)": lit(WARM),
+    "under a warm lamp (a little orange)": lit(A_LITTLE_WARM),
+    "in the shade (blue)": lit(COOL),
     "from twice as far": tuple(farther(2, at) for at in PLACES),
     "from three times as far": tuple(farther(3, at) for at in PLACES),
     "tilted 10 degrees either way": (tilted(10), tilted(-10)),
@@ -221,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     names = json.loads(args.split.read_text())["val"]
     truths = [(gt, load_image(gt.image)) for gt in iter_dataset(args.real, names, args.codes)]
-    reader = TileReader(classifier=classifier_from(args), zoom=zoom_from(args), upright=upright_from(args))
+    reader = TileReader(classifier=classifier_from(args), zoom=zoom_from(args), upright=upright_from(args),
+                        balance=balance_from(args))
     for label, change in CHANGES.items():
         if not args.only or label in args.only:
             print(json.dumps({label: score(reader, truths, change)}), flush=True)

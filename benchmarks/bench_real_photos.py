@@ -16,13 +16,16 @@
   photo as taken.
 
     .venv/bin/python benchmarks/bench_real_photos.py [--detector A.onnx B.onnx ...] [--teacher T.onnx]
-        [--split val|train] [--turned clockwise|anticlockwise|round] [--tilted DEGREES] [--no-upright] [--no-zoom]
+        [--split val|train] [--turned clockwise|anticlockwise|round] [--tilted DEGREES]
+        [--lit tungsten|warm|shade] [--no-upright] [--no-zoom] [--no-balance]
 
 ``--turned`` reads the photos turned a quarter (a phone held the other way) or half round
 (a hand photographed from across the table), their labels with them; the reader turns them
 back (``vision.upright``) unless ``--no-upright``. ``--tilted`` turns them that many degrees
 anticlockwise (a phone not held level; ``bench_real_perturbed.tilted``): the reader names
-their tiles as read levelled unless ``--no-upright``.
+their tiles as read levelled unless ``--no-upright``. ``--lit`` gives them a lamp's colour
+(``bench_real_perturbed.lit``): the reader names their crops turned back to daylight
+(``vision.balance``) unless ``--no-balance``.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mahjongero.commands._zoom import add_zoom_option, upright_from, zoom_from  # noqa: E402
+from mahjongero.commands._zoom import add_zoom_option, balance_from, upright_from, zoom_from  # noqa: E402
 from vision.classifier import TileClassifier  # noqa: E402
 from vision.detections import box_iou  # noqa: E402
 from vision.detector import TileDetector  # noqa: E402
@@ -50,7 +53,7 @@ from vision.training.pseudo_labels import CONF, off_row_tiles  # noqa: E402
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_real_perturbed import quarter_turned, tilted, upside_down  # noqa: E402
+from bench_real_perturbed import A_LITTLE_WARM, COOL, WARM, lit, quarter_turned, tilted, upside_down  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 CODES = {"val": DATA / "real_tiles.csv", "train": DATA / "real_train_tiles.csv"}
@@ -64,6 +67,7 @@ def _photos(split: str = "val") -> list[tuple[GroundTruth, np.ndarray]]:
 
 
 TURNS = {"clockwise": quarter_turned(1), "anticlockwise": quarter_turned(3), "round": upside_down}
+LIGHTS = {"tungsten": lit(WARM), "warm": lit(A_LITTLE_WARM), "shade": lit(COOL)}
 
 
 def _turned(gt: GroundTruth, image: np.ndarray, turn: Callable[..., tuple[np.ndarray, np.ndarray]]
@@ -113,7 +117,9 @@ def main() -> None:
                    help="the photos turned a quarter or half round, their labels with them")
     p.add_argument("--tilted", type=float, metavar="DEGREES",
                    help="the photos turned this many degrees anticlockwise, their labels with them")
-    add_zoom_option(p)  # --no-zoom, --no-upright (as mahjongero eval)
+    p.add_argument("--lit", choices=tuple(LIGHTS),
+                   help="the photos under a lamp whose colour the phone left in (bench_real_perturbed.lit)")
+    add_zoom_option(p)  # --no-zoom, --no-upright, --no-balance (as mahjongero eval)
     args = p.parse_args()
     classify = shipped_classifier()  # as the reader serves it: with the second look
     photos = _photos(args.split)
@@ -121,9 +127,12 @@ def main() -> None:
         photos = [_turned(gt, image, TURNS[args.turned]) for gt, image in photos]
     if args.tilted:
         photos = [_turned(gt, image, tilted(args.tilted)) for gt, image in photos]
+    if args.lit:
+        photos = [_turned(gt, image, LIGHTS[args.lit]) for gt, image in photos]
     for path in args.detector:
         serve = TileDetector(path, imgsz=args.imgsz)
-        h = hands(TileReader(serve, classify, zoom=zoom_from(args), upright=upright_from(args)), photos)
+        h = hands(TileReader(serve, classify, zoom=zoom_from(args), upright=upright_from(args),
+                             balance=balance_from(args)), photos)
         off, found = off_row(serve, TileDetector(args.teacher or path, imgsz=args.imgsz, conf=CONF), classify, photos)
         print(f"{path}: of {len(photos)} photos, the hand read holds exactly the labelled tiles in "
               f"{h.get('tiles right', 0)}, and names them all right in {h.get('named right', 0)} of the "

@@ -132,6 +132,7 @@ def speed(reader: TileReader, repeats: int) -> dict[str, float | int]:
     out.update(shrink_cost(reader, frame, hundred, hand, repeats))
     out.update(flip_cost(reader, frame, hundred, hand, repeats))
     out.update(upright_cost(reader, frame, hundred, hand, repeats))
+    out.update(balance_cost(reader, frame, hundred, hand, repeats))
     return out
 
 
@@ -224,6 +225,15 @@ def upright_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, han
     out["upright_hand_tilted_degrees"] = round(reader.upright.tilt(reader.detect(tilted)[0]), 1) if reader.upright else 0.0
     out["upright_hand_tilted_ms"] = median_ms(lambda: reader(tilted), repeats)
     return out
+
+
+def balance_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
+                 repeats: int) -> dict[str, float]:
+    """The table and the hand photo read as served (their crops turned to daylight, the
+    tiles' faces the white reference: ``vision.balance``) and in their own colours
+    (``balance=None``), alternating."""
+    plain = TileReader(reader.detector, reader.classifier, balance=None)
+    return alternating({"served": reader, "plain": plain}, frame, hundred, hand, repeats, "balance")
 
 
 def phone_photos(reader: TileReader, n: int, seed: int = 4032, kind: str = "mixed",
