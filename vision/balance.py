@@ -6,7 +6,9 @@ tungsten bulb comes out orange, one in the shade of a porch blue. The classifier
 tiles under the light of the real training photos and the renderer, and their colours
 carry names (the red and green of the dragons, the blue and green of the bamboos, the
 coloured numerals of flowers). On the 45 real validation photos given a tungsten cast
-(``benchmarks/bench_real_perturbed.py``), whole hands read right fell from 34 to 25 of 41.
+(``benchmarks/bench_real_perturbed.py``), whole hands read right fell from 34 to 25 of 41;
+with their crops turned back here, 32 (in the blue of the shade 28 -> 35; as photographed
+34 -> 35: ``models/HISTORY.md``, stop 61).
 
 Every face-up tile's face is the same ivory or white, so the brightest part of each crop is
 a sample of the light. Their median, against the face colour of the real training photos
