@@ -70,7 +70,7 @@ LIVE_DETECT_SIZE = 960
 # Live video turns a light to daylight only where it is more than 10 % off (``FaceBalance.least``):
 # the rendered game video's faces are 5 % off the real photos' (gains 1.05 / 0.99 / 0.97),
 # and turned they cost an event (West's discarded 2m read as 1m: the live reader has no number
-# look); under a tungsten bulb the gains are 0.8-1.4 (models/HISTORY.md, stop 61).
+# look); under a tungsten bulb they are about 1.3 / 1.0 / 0.8 (models/HISTORY.md, stop 61).
 LIVE_BALANCE = FaceBalance(least=0.1)
 # A photo turned level, the 2x3 matrix that took it there, the tiles found in it, and for
 # each tile found in the photo the index of the one found levelled that matches it (or -1):
