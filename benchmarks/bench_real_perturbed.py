@@ -7,8 +7,9 @@ hand-named tiles (``tests/data/real_tiles.csv``), read as they are and changed t
 another phone or another player would change them: saved again as JPEG, turned upside down
 (a hand photographed from across the table) or a quarter (a phone held the other way: the
 reader reads it turned back, ``vision.upright``; ``--no-upright`` reads it as it is),
-scaled, dimmed, blurred, lit by a lamp whose colour the phone left in (the reader turns its
-crops back to daylight, ``vision.balance``; ``--no-balance`` names them as they are), laid
+scaled, dimmed, blurred (evenly, or along a line: a hand that moved), taken slanting, a
+shadow across, lit by a lamp whose colour the phone left in (the reader turns its crops back
+to daylight, ``vision.balance``; ``--no-balance`` names them as they are), laid
 on a table two or three times its size (photographed from farther: the detector's zoom,
 ``vision.zoom``, reads those again larger; ``--no-zoom`` reads them in one pass; the mean of six places on the table, ``PLACES``), tilted 10 or 20
 degrees (a phone not held level; the mean of either way), and turned a quarter and tilted
@@ -145,6 +146,60 @@ def lit(gains: tuple[float, float, float]) -> Change:
 WARM, A_LITTLE_WARM, COOL = (0.6, 0.85, 1.1), (0.8, 0.92, 1.05), (1.15, 1.0, 0.8)
 
 
+def shaken(length: int, degrees: float = 0.0) -> Change:
+    """Blurred along a line ``length`` px long at ``degrees`` (a hand that moved as the photo
+    was taken).
+
+    >>> img = np.zeros((9, 9, 3), np.uint8); img[4, 4] = 90
+    >>> shaken(3)(img, np.zeros((0, 4)))[0][4, 3:6, 0].tolist()
+    [30, 30, 30]
+    """
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2] = 1
+    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), degrees, 1.0)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    kernel /= kernel.sum()
+
+    def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return cv2.filter2D(image, -1, kernel), boxes
+    return change
+
+
+def slanting(narrower: float) -> Change:
+    """Taken with the phone tipped back: the photo's top edge ``narrower`` (a share of the
+    width) shorter than its bottom, the corners the photo's median colour; each box the box
+    around its corners so moved.
+
+    >>> img, b = slanting(0.5)(np.zeros((10, 20, 3), np.uint8), np.array([[0, 0, 20, 10.]]))
+    >>> img.shape, np.round(b).astype(int).tolist()
+    ((10, 20, 3), [[0, 0, 20, 10]])
+    """
+    def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h, w = image.shape[:2]
+        cut = narrower * w / 2
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        warp = cv2.getPerspectiveTransform(corners, np.float32([[cut, 0], [w - cut, 0], [w, h], [0, h]]))
+        fill = tuple(float(v) for v in np.median(image.reshape(-1, image.shape[2]), 0))
+        out = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR, borderValue=fill)
+        at = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1)
+        moved = cv2.perspectiveTransform(at.reshape(-1, 1, 2).astype(np.float32), warp).reshape(-1, 4, 2)
+        return out, np.concatenate([moved.min(1), moved.max(1)], 1).astype(np.float64)
+    return change
+
+
+def shadowed(darkest: float) -> Change:
+    """Darkened across the photo from its right edge (as lit) to ``darkest`` of the light at
+    its left (a lamp to one side, a player's shadow).
+
+    >>> shadowed(0.5)(np.full((1, 3, 3), 200, np.uint8), np.zeros((0, 4)))[0][0, :, 0].tolist()
+    [100, 150, 200]
+    """
+    def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        light = np.linspace(darkest, 1.0, image.shape[1], dtype=np.float32)[None, :, None]
+        return np.clip(image * light, 0, 255).astype(np.uint8), boxes
+    return change
+
+
 def blurred(sigma: float) -> Change:
     def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return cv2.GaussianBlur(image, (0, 0), sigma), boxes
@@ -194,6 +249,9 @@ CHANGES: dict[str, Change | tuple[Change, ...]] = {  # a tuple: the mean over it
     "under a tungsten bulb (orange)": lit(WARM),
     "under a warm lamp (a little orange)": lit(A_LITTLE_WARM),
     "in the shade (blue)": lit(COOL),
+    "shaken (blurred along 5 px, across or up)": (shaken(5), shaken(5, 90)),
+    "taken slanting (the top a fifth narrower)": slanting(0.2),
+    "a shadow across (a third of the light at one side)": shadowed(1 / 3),
     "from twice as far": tuple(farther(2, at) for at in PLACES),
     "from three times as far": tuple(farther(3, at) for at in PLACES),
     "tilted 10 degrees either way": (tilted(10), tilted(-10)),
