@@ -43,13 +43,17 @@ from vision.scripted import ScriptedTable, labels_to_detections  # noqa: E402
 def write_video(table: ScriptedTable, path: Path, gains: tuple[float, float, float] | None = None
                 ) -> list[list[dict]]:
     """The table's frames as an MJPG video at ``path``, each channel (BGR) times its gain in
-    ``gains`` (a lamp's colour the webcam left in; None: as rendered); the frames' labels."""
+    ``gains`` (a lamp's colour the webcam left in, ``bench_real_perturbed.lit``; None: as
+    rendered); the frames' labels."""
+    from bench_real_perturbed import lit
+
+    light = lit(gains) if gains is not None else None
     out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), table.fps, table.size)
     if not out.isOpened():
         raise SystemExit("this OpenCV cannot write MJPG video")
     labels = []
     for f in table.frames():
-        out.write(f.image if gains is None else np.clip(f.image * np.array(gains, np.float32), 0, 255).astype(np.uint8))
+        out.write(f.image if light is None else light(f.image, np.zeros((0, 4)))[0])
         labels.append(f.labels)
     out.release()
     return labels
@@ -98,23 +102,15 @@ def in_order(got: list, want: list) -> list[tuple[int, int]]:
     return pairs[::-1]
 
 
-LIGHTS = ("daylight", "tungsten", "warm", "shade")  # the lamp over the table (``--lit``)
-
-
-def _cast(light: str) -> tuple[float, float, float] | None:
-    """The gains (BGR) of a ``LIGHTS`` lamp: ``bench_real_perturbed``'s casts; daylight None."""
-    from bench_real_perturbed import A_LITTLE_WARM, COOL, WARM
-
-    return {"tungsten": WARM, "warm": A_LITTLE_WARM, "shade": COOL}.get(light)
-
-
 def live(args: argparse.Namespace) -> None:
+    from bench_real_perturbed import LAMPS
+
     table = ScriptedTable(ScriptedTable.demo_script(), size=(1920, 1080), fps=args.fps, hold=args.hold,
                           occlusion=0.3)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         video = Path(tmp) / "table.avi"
-        labels = write_video(table, video, _cast(args.lit))
+        labels = write_video(table, video, LAMPS.get(args.lit))
         print(f"rendered {table.frame_count} frames of 1920x1080 in {time.perf_counter() - t0:.1f} s; "
               f"tiles in view: median {statistics.median(len(x) for x in labels)}")
         visible = first_visible(table, labels)
@@ -327,6 +323,8 @@ def _print_whole_photos(style: int, tileset: object, hands: int) -> None:
 
 
 def main() -> None:
+    from bench_real_perturbed import LAMPS
+
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--reader", choices=("truth", "models"), default="truth")
     p.add_argument("--fps", type=float, default=10.0)
@@ -334,7 +332,7 @@ def main() -> None:
                    help="--reader models: search the whole frame once every N frames, else the tiles' region")
     p.add_argument("--imgsz", type=int, default=None, help="detector input for --reader models (default: vision.reader.LIVE_DETECT_SIZE)")
     p.add_argument("--hold", type=float, default=1.5)
-    p.add_argument("--lit", choices=LIGHTS, default="daylight",
+    p.add_argument("--lit", choices=("daylight", *LAMPS), default="daylight",
                    help="the video under a lamp whose colour the webcam left in (default: as rendered)")
     p.add_argument("--no-balance", action="store_true",
                    help="--reader models: name crops in the frame's own colours (default: turned to daylight, vision.balance)")

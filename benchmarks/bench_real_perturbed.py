@@ -144,6 +144,7 @@ def lit(gains: tuple[float, float, float]) -> Change:
 # the casts of a white face (blue, green, red) that phones leave under a tungsten bulb, a warm
 # LED, and in the blue shade of a porch: chosen by eye, not measured from real photos so lit
 WARM, A_LITTLE_WARM, COOL = (0.6, 0.85, 1.1), (0.8, 0.92, 1.05), (1.15, 1.0, 0.8)
+LAMPS = {"tungsten": WARM, "warm": A_LITTLE_WARM, "shade": COOL}  # by the names ``--lit`` takes elsewhere
 
 
 def shaken(length: int, degrees: float = 0.0) -> Change:

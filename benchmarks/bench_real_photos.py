@@ -53,7 +53,7 @@ from vision.training.pseudo_labels import CONF, off_row_tiles  # noqa: E402
 from vision.training.real_split import DEFAULT_REAL_DIR, load_split  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_real_perturbed import A_LITTLE_WARM, COOL, WARM, lit, quarter_turned, tilted, upside_down  # noqa: E402
+from bench_real_perturbed import LAMPS, lit, quarter_turned, tilted, upside_down  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 CODES = {"val": DATA / "real_tiles.csv", "train": DATA / "real_train_tiles.csv"}
@@ -67,7 +67,6 @@ def _photos(split: str = "val") -> list[tuple[GroundTruth, np.ndarray]]:
 
 
 TURNS = {"clockwise": quarter_turned(1), "anticlockwise": quarter_turned(3), "round": upside_down}
-LIGHTS = {"tungsten": lit(WARM), "warm": lit(A_LITTLE_WARM), "shade": lit(COOL)}
 
 
 def _turned(gt: GroundTruth, image: np.ndarray, turn: Callable[..., tuple[np.ndarray, np.ndarray]]
@@ -117,7 +116,7 @@ def main() -> None:
                    help="the photos turned a quarter or half round, their labels with them")
     p.add_argument("--tilted", type=float, metavar="DEGREES",
                    help="the photos turned this many degrees anticlockwise, their labels with them")
-    p.add_argument("--lit", choices=tuple(LIGHTS),
+    p.add_argument("--lit", choices=tuple(LAMPS),
                    help="the photos under a lamp whose colour the phone left in (bench_real_perturbed.lit)")
     add_zoom_option(p)  # --no-zoom, --no-upright, --no-balance (as mahjongero eval)
     args = p.parse_args()
@@ -128,7 +127,7 @@ def main() -> None:
     if args.tilted:
         photos = [_turned(gt, image, tilted(args.tilted)) for gt, image in photos]
     if args.lit:
-        photos = [_turned(gt, image, LIGHTS[args.lit]) for gt, image in photos]
+        photos = [_turned(gt, image, lit(LAMPS[args.lit])) for gt, image in photos]
     for path in args.detector:
         serve = TileDetector(path, imgsz=args.imgsz)
         h = hands(TileReader(serve, classify, zoom=zoom_from(args), upright=upright_from(args),
