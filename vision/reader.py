@@ -401,7 +401,7 @@ class VideoReader:
         boxes = dets.xyxy[up]
         tiles = crop_boxes(image, boxes, 0.0) if len(up) else []
         thumbs = self._thumbs(tiles) if len(up) else np.zeros((0, 64), np.float32)
-        if self.balance is not None and (self._since_full == 0 or self.gains is None):
+        if self.balance is not None and self._since_full == 0:  # a light within LIVE_BALANCE's tenth is None too
             self.gains = self.balance.gains(tiles)
         same, keep, steady = self._match(boxes, thumbs)
         votes = np.zeros((len(up), _KINDS), np.float32)

@@ -134,3 +134,23 @@ def test_the_live_reader_turns_only_a_light_more_than_a_tenth_off() -> None:
     assert isinstance(live, VideoReader) and live.balance is LIVE_BALANCE
     assert LIVE_BALANCE.gains([tile((190, 200, 212))]) is None  # the renderer's faces: 5 % off
     assert LIVE_BALANCE.gains([tile((140, 190, 240))]) is not None  # a tungsten bulb's
+
+
+class Counting(FaceBalance):
+    """A balance that counts the pictures it works the light out for."""
+
+    looked: list[int] = []
+
+    def gains(self, crops):  # noqa: ANN001, ANN201
+        self.looked.append(len(crops))
+        return super().gains(crops)
+
+
+def test_live_video_left_in_daylight_looks_at_the_light_only_on_whole_frame_passes() -> None:
+    det, balance = FakeDetector(), Counting(least=0.1)
+    det.boxes = BOXES
+    reader = VideoReader(det, Keeping(), settle=1, refresh=1, full_every=3, balance=balance)  # type: ignore[arg-type]
+    daylight, _ = photo((194, 200, 200), (600, 1200))
+    for _ in range(6):
+        reader(daylight)
+    assert reader.gains is None and balance.looked == [4, 4]  # frames 1 and 4 only
