@@ -40,6 +40,7 @@ from vision.detections import Detections  # noqa: E402
 from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import TileReader  # noqa: E402
+from vision.training.crops import line_blur  # noqa: E402
 from vision.upright import boxes_through, boxes_turned_back, rotated, turn_quarters  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "mahjong-yolo-v2-train"
@@ -155,14 +156,8 @@ def shaken(length: int, degrees: float = 0.0) -> Change:
     >>> shaken(3)(img, np.zeros((0, 4)))[0][4, 3:6, 0].tolist()
     [30, 30, 30]
     """
-    kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2] = 1
-    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), degrees, 1.0)
-    kernel = cv2.warpAffine(kernel, turn, (length, length))
-    kernel /= kernel.sum()
-
     def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return cv2.filter2D(image, -1, kernel), boxes
+        return line_blur(image, length, degrees), boxes
     return change
 
 

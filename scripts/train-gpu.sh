@@ -20,8 +20,13 @@
 # real hands fewer than v6: gate the result, HISTORY.md); END_S; BATCH; RW / TW render and
 # data-loading processes; CSHARDS, CPER, SEEDC, CLR
 # (classifier lr), CFACE (share of face-up crops cut around the face, as the detector boxes
-# them), CSTYLES (set designs the crops are drawn in; empty: the usual 48); DEV ("0", or cpu
-# for a dry run here); PY; OUTDIR (default $OUT, the device tool's folder); G (scratch).
+# them), CSTYLES (set designs the crops are drawn in; empty: the usual 48); CBLUR, CSHAKE
+# (shares of the real tiles' copies cut from the photo blurred, or blurred along a line as by a
+# hand that moved); FINETUNE (1: both continue their warm starts by `train --finetune`: SGD, no
+# mosaic and no warm-up for the detector, no warm-up for the classifier); FREEZE (the
+# detector's first layers kept: 11, its backbone); DEV ("0", or cpu for a dry run here); PY;
+# OUTDIR (default $OUT, the device tool's folder); G (scratch). Besides each last.pt, the
+# epochs a third and two thirds through are kept (det-epochN.pt, cls-epochN.pt) to gate too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 T0=$(date +%s)
@@ -31,6 +36,8 @@ SEEDM=${SEEDM:-300}; SEEDH=${SEEDH:-301}; REPEATS=${REPEATS:-6}; BATCH=${BATCH:-
 RW=${RW:-$(nproc)}; TW=${TW:-$(( $(nproc) - 2 ))}; END_S=${END_S:-490}
 CSHARDS=${CSHARDS:-4}; SEEDC=${SEEDC:-400}; CLR=${CLR:-0.0003}; CPER=${CPER:-150}
 BOXES=${BOXES:-face}; ZOOM=${ZOOM:-2}; CFACE=${CFACE:-0.5}; CSTYLES=${CSTYLES:-}
+CBLUR=${CBLUR:-0}; CSHAKE=${CSHAKE:-0}; FINETUNE=${FINETUNE:-0}; FREEZE=${FREEZE:-0}
+FT=(); [ "$FINETUNE" = 1 ] && FT=(--finetune)
 CLS=0; [ -f .dev/warm-cls.pt ] && CLS=1
 if [ $CLS = 1 ]; then RW=$(( RW > CSHARDS + 1 ? RW - CSHARDS : 1 )); TW=$(( TW > 6 ? TW - 5 : 1 )); fi
 OUTDIR=${OUTDIR:-${OUT:?set OUTDIR}}; G=${G:-/tmp/gen}
@@ -57,7 +64,8 @@ el prepare
 if [ $CLS = 1 ]; then
   for pid in "${cpids[@]}"; do wait "$pid"; done
   $PY -m vision.training.merge_crops "$G"/crops-[0-9]* --out "$G/crops-syn"
-  $PY -m vision.training.real_crops --synthetic "$G/crops-syn" --out "$G/crops" --copies 10 --real .dev/real
+  $PY -m vision.training.real_crops --synthetic "$G/crops-syn" --out "$G/crops" --copies 10 --real .dev/real \
+    --blur-share "$CBLUR" --shake-share "$CSHAKE"
 fi
 $PY -m vision.training.prepare --scenes "$G/mixed" "$G/hand" --real .dev/real --real-repeats "$REPEATS" \
   --real-labels .dev/real-labels --boxes "$BOXES" --zoom-crops "$ZOOM" --imgsz 480 --out "$G/det"
@@ -66,12 +74,13 @@ el "train for $H h"
 # progress bars rewrite one line with \r: keep the epoch lines only
 if [ $CLS = 1 ]; then
   $PY -m mahjongero train classifier --data "$G/crops" --model .dev/warm-cls.pt --hours "$H" --lr0 "$CLR" \
-    --batch 256 --workers 4 --threads 2 --device "$DEV" --cache --out "$G/runs" --name cls \
+    --batch 256 --workers 4 --threads 2 --device "$DEV" --cache --out "$G/runs" --name cls "${FT[@]}" \
     2>&1 | tr '\r' '\n' | grep -v "it/s\]$" > "$OUTDIR/cls-train.log" &
   cls_pid=$!
 fi
 $PY -m mahjongero train detector --data "$G/det/data.yaml" --model .dev/warm.pt --imgsz 480 \
   --hours "$H" --batch "$BATCH" --workers "$TW" --threads 8 --device "$DEV" --cache --out "$G/runs" --name gpu \
+  "${FT[@]}" --freeze "$FREEZE" \
   2>&1 | tr '\r' '\n' | grep -v "it/s\]$" > "$OUTDIR/train.log" || { tail -40 "$OUTDIR/train.log"; exit 1; }
 tail -8 "$OUTDIR/train.log"
 if [ $CLS = 1 ]; then wait $cls_pid || { tail -40 "$OUTDIR/cls-train.log"; exit 1; }; tail -4 "$OUTDIR/cls-train.log"; fi
@@ -82,11 +91,14 @@ from vision.training import tv_shim
 tv_shim.install()  # a CPU torch's torchvision (a dry run here) needs it; CUDA machines are untouched
 from ultralytics.utils.torch_utils import strip_optimizer
 runs, out = Path(sys.argv[1]), Path(sys.argv[2])
-for run, prefix in ((runs / "gpu", ""), (runs / "cls", "cls-")):
+for run, prefix, kept in ((runs / "gpu", "", "det-"), (runs / "cls", "cls-", "cls-")):
     if not (run / "weights" / "last.pt").is_file():
         continue
-    shutil.copyfile(run / "weights" / "last.pt", out / f"{prefix}last.pt")
-    strip_optimizer(out / f"{prefix}last.pt")  # 5 MB, not 16: the device tool returns files up to 16 MB
+    epochs = sorted(run.glob("weights/epoch*.pt"), key=lambda p: int(p.stem[5:]))
+    picks = {epochs[len(epochs) // 3], epochs[2 * len(epochs) // 3]} if len(epochs) >= 3 else set()
+    for src, name in [(run / "weights" / "last.pt", f"{prefix}last.pt")] + [(p, kept + p.name) for p in picks]:
+        shutil.copyfile(src, out / name)
+        strip_optimizer(out / name)  # 5 MB, not 16: the device tool returns files up to 16 MB
     for name in ("results.csv", "args.yaml"):
         shutil.copyfile(run / name, out / f"{prefix}{name}")
 PYEOF

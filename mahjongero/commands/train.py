@@ -25,6 +25,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--model", default="", help="architecture yaml (default yolo11n / yolo11n-cls)")
     p.add_argument("--cache", action="store_true", help="cache images in RAM")
     p.add_argument("--lr0", type=float, default=None, help="initial learning rate (fine-tuning)")
+    p.add_argument("--finetune", action="store_true",
+                   help="continue a shipped model (--model X.pt): SGD, no mosaic or warm-up")
+    p.add_argument("--freeze", type=int, default=0, help="the first N layers keep their weights")
     p.add_argument("--device", default="cpu", help='"cpu" (default) or a CUDA device such as "0"')
     p.add_argument("--export", default=None, help="after training, export ONNX to this path")
     p.set_defaults(func=run)
@@ -48,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         cache=args.cache,
         lr0=args.lr0,
         device=args.device,
+        finetune=args.finetune,
+        freeze=args.freeze,
     )
     best = train_detector(cfg) if det else train_classifier(cfg)
     print(f"best checkpoint: {best}")

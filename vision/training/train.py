@@ -37,6 +37,8 @@ class TrainConfig:
     patience: int = 100
     lr0: float | None = None  # None: the task's default (lower it to fine-tune a warm start)
     device: str = "cpu"  # "0" for the first CUDA GPU (mixed precision is then on)
+    finetune: bool = False  # continue a shipped model: the fine-tuning recipe below
+    freeze: int = 0  # the first N layers keep their weights (11: a detector's backbone)
 
     @property
     def run_dir(self) -> Path:
@@ -86,6 +88,8 @@ def _fit(cfg: TrainConfig, default_model: str, overrides: dict[str, Any]) -> Pat
     )
     if cfg.hours:
         args["time"] = cfg.hours
+    if cfg.freeze:
+        args["freeze"] = cfg.freeze
     args.update(overrides)
     if cfg.lr0 is not None:
         args["lr0"] = cfg.lr0
@@ -110,8 +114,20 @@ def _best(run_dir: Path) -> Path:
 DETECTOR_AUGMENT: dict[str, float] = dict(degrees=0.0, mosaic=1.0, scale=0.5, fliplr=0.5)
 
 
+# Continuing a shipped detector (stops 49-52, models/HISTORY.md): SGD from lr 0.005 down to
+# 0.001 with no warm-up (warm-up's bias lr of 0.1 throws the trained head off) and no mosaic
+# (the tiles stay at the sizes they are served at); so continued from v6, with its backbone
+# frozen, the detector boxed faces as the labels draw them, which every mosaic run did not.
+DETECTOR_FINETUNE: dict[str, Any] = dict(
+    degrees=0.0, mosaic=0.0, close_mosaic=0, scale=0.3, fliplr=0.5,
+    optimizer="SGD", lr0=0.005, lrf=0.2, momentum=0.9, warmup_epochs=0.0,
+)
+
+
 def train_detector(cfg: TrainConfig) -> Path:
     """Detector (classes: face-up tile, face-down tile); returns the best checkpoint."""
+    if cfg.finetune:
+        return _fit(cfg, "yolo11n.yaml", DETECTOR_FINETUNE)
     return _fit(
         cfg,
         "yolo11n.yaml",
@@ -131,7 +147,10 @@ def train_classifier(cfg: TrainConfig) -> Path:
         # optimizer=auto picks AdamW at lr 0.002*5/(4+64) = 0.00015 here: far too slow
         dict(
             fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.4, scale=0.2, erasing=0.1,
-            optimizer="AdamW", lr0=0.002, warmup_epochs=1,
+            optimizer="AdamW", lr0=0.002,
+            # continuing a shipped classifier: no warm-up, whose bias lr of 0.1 would throw its
+            # last layer off in the first epoch
+            warmup_epochs=0 if cfg.finetune else 1,
         ),
     )
 

@@ -46,10 +46,21 @@ def test_blurred_copies_are_the_same_cuts_blurred(real: tuple[Path, Path], tmp_p
         assert diff < 8, name
 
 
+def test_shaken_copies_are_the_same_cuts_smeared(real: tuple[Path, Path], tmp_path: Path) -> None:
+    real_dir, csv = real
+    write_real(csv, real_dir, tmp_path / "sharp", copies=6, size=64, seed=5)
+    write_real(csv, real_dir, tmp_path / "shaken", copies=6, size=64, seed=5, shake_share=1.0)
+    for a in (tmp_path / "sharp" / "train" / "5m").iterdir():
+        b = tmp_path / "shaken" / "train" / "5m" / a.name
+        assert _sharpness(b) < 0.8 * _sharpness(a), a.name
+        diff = np.abs(cv2.imread(str(a)).astype(int).mean() - cv2.imread(str(b)).astype(int).mean())
+        assert diff < 8, a.name
+
+
 def test_no_blur_asked_cuts_exactly_as_before(real: tuple[Path, Path], tmp_path: Path) -> None:
     real_dir, csv = real
     write_real(csv, real_dir, tmp_path / "a", copies=3, size=64, seed=5)
-    write_real(csv, real_dir, tmp_path / "b", copies=3, size=64, seed=5, blur_share=0.0)
+    write_real(csv, real_dir, tmp_path / "b", copies=3, size=64, seed=5, blur_share=0.0, shake_share=0.0)
     for p in (tmp_path / "a" / "train" / "5m").iterdir():
         assert p.read_bytes() == (tmp_path / "b" / "train" / "5m" / p.name).read_bytes()
 

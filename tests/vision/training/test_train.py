@@ -38,3 +38,34 @@ def test_detector_augmentation_keeps_face_boxes_their_size() -> None:
 
     w, h = _mean_growth(DETECTOR_AUGMENT["degrees"])
     assert w == pytest.approx(1.0, abs=0.005) and h == pytest.approx(1.0, abs=0.005)
+
+
+class _Recorder:
+    """Stands in for ultralytics' ``YOLO``: keeps what ``train`` was asked."""
+
+    asked: dict[str, object] = {}
+
+    def __init__(self, model: str) -> None:
+        self.model = model
+
+    def train(self, **args: object) -> None:
+        _Recorder.asked = args
+
+
+@pytest.mark.parametrize("which", ["detector", "classifier"])
+def test_finetuning_a_shipped_model_has_no_warm_up_and_keeps_the_asked_frozen_layers(
+        which: str, tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ultralytics
+
+    from vision.training import train
+
+    monkeypatch.setattr(ultralytics, "YOLO", _Recorder)
+    cfg = train.TrainConfig(data=tmp_path, out=tmp_path, name=which, model="warm.pt",  # type: ignore[arg-type]
+                            finetune=True, freeze=11, lr0=0.001)
+    with pytest.raises(FileNotFoundError):  # the recorder writes no checkpoint
+        (train.train_detector if which == "detector" else train.train_classifier)(cfg)
+    asked = _Recorder.asked
+    assert asked["warmup_epochs"] == 0 and asked["freeze"] == 11 and asked["lr0"] == 0.001
+    assert asked["pretrained"] is True
+    if which == "detector":
+        assert asked["mosaic"] == 0 and asked["optimizer"] == "SGD" and asked["degrees"] == 0
