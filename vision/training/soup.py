@@ -11,6 +11,15 @@ soup is an ONNX file of the same graph, ready to serve.
 
 Each input is ``PATH`` or ``PATH:WEIGHT`` (weight 1 when left out); the weights are
 normalised to sum to one.
+
+Given ultralytics checkpoints (``.pt``, out too), the networks are averaged before their
+BatchNorms are folded in (:func:`soup_checkpoints`): each convolution's weights and each
+BatchNorm's scale, shift and running statistics apart, as the paper's WiSE-FT mixes a network
+and its own fine-tune. Folding divides by the running variance, so the two ways differ
+(stop 62: mixing the shipped classifier 0.6 with its fine-tune 0.4 by the ONNX files and by
+the checkpoints named a different tile for 3 of 600 crops):
+
+    python -m vision.training.soup runs/soup.pt runs/warm-cls-ship.pt:0.6 runs/gpu62/cls2-last.pt:0.4
 """
 
 from __future__ import annotations
@@ -18,10 +27,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-__all__ = ["SoupError", "parse_part", "soup"]
+__all__ = ["SoupError", "parse_part", "soup", "soup_checkpoints", "mean_state"]
 
 
 class SoupError(ValueError):
@@ -74,6 +84,47 @@ def soup(parts: list[tuple[Path, float]], out: Path) -> Path:
     return out
 
 
+def mean_state(states: list[dict[str, Any]], weights: list[float]) -> dict[str, Any]:
+    """The weighted mean of each floating tensor of ``states`` (weights normalised to sum to
+    one); other tensors (BatchNorm's batch counters) as in the last state.
+
+    >>> import torch
+    >>> a, b = {"w": torch.tensor([0.0, 2.0]), "n": torch.tensor(1)}, {"w": torch.tensor([4.0, 2.0]), "n": torch.tensor(7)}
+    >>> {k: v.tolist() for k, v in mean_state([a, b], [3, 1]).items()}
+    {'w': [1.0, 2.0], 'n': 7}
+    """
+    if not states or any(not w > 0 for w in weights):
+        raise SoupError(f"weights {weights!r} must all be positive")
+    shares = np.asarray(weights, dtype=np.float64) / float(np.sum(weights))
+    last = states[-1]
+    for state in states[:-1]:
+        if state.keys() != last.keys():
+            odd = sorted(set(state) ^ set(last))[:3]
+            raise SoupError(f"tensors {odd!r} are in one checkpoint only: not the same network")
+    return {k: sum(float(w) * st[k] for w, st in zip(shares, states, strict=True))
+            if last[k].is_floating_point() else last[k] for k in last}
+
+
+def soup_checkpoints(parts: list[tuple[Path, float]], out: Path) -> Path:
+    """Write to ``out`` the last checkpoint of ``parts`` with its network's weights (BatchNorms
+    unfolded) the weighted mean of all the parts', stored in float16 as ``strip_optimizer``
+    leaves a checkpoint; export it as any other."""
+    import copy
+
+    from vision.training.env import setup
+
+    setup()  # a checkpoint unpickles ultralytics, which imports torchvision: shimmed on a CPU torch
+    import torch
+
+    checkpoints = [torch.load(p, weights_only=False) for p, _ in parts]
+    nets = [c["model"].float() for c in checkpoints]
+    mixed = copy.deepcopy(nets[-1])
+    mixed.load_state_dict(mean_state([n.state_dict() for n in nets], [w for _, w in parts]))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(dict(checkpoints[-1], model=mixed.half(), ema=None), out)
+    return out
+
+
 def _same_tensor(table: dict[str, np.ndarray], name: str, path: Path) -> np.ndarray:
     if name not in table:
         raise SoupError(f"{str(path)!r} has no tensor {name!r}: not the same network")
@@ -97,10 +148,11 @@ def _mean(arrays: list[np.ndarray], weights: np.ndarray, name: str, parts: list[
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
-    ap.add_argument("parts", nargs="+", metavar="ONNX[:WEIGHT]")
+    ap.add_argument("parts", nargs="+", metavar="ONNX[:WEIGHT]", help="or .pt checkpoints, with OUT a .pt")
     args = ap.parse_args(argv)
     try:
-        print(soup([parse_part(p) for p in args.parts], args.out))
+        parts = [parse_part(p) for p in args.parts]
+        print(soup_checkpoints(parts, args.out) if args.out.suffix == ".pt" else soup(parts, args.out))
     except (OSError, ValueError) as err:  # a missing file, or networks that are not one graph
         print(f"soup: {err}", file=sys.stderr)
         return 2

@@ -77,3 +77,28 @@ def test_the_command_names_a_missing_file(tmp_path: Path, capsys: pytest.Capture
     assert main([str(tmp_path / "soup.onnx"), str(a), f"{tmp_path / 'gone.onnx'}:2"]) == 2
     assert "gone.onnx" in capsys.readouterr().err and not (tmp_path / "soup.onnx").exists()
     assert main([str(tmp_path / "soup.onnx"), f"{a}:1", f"{a}:3"]) == 0 and (tmp_path / "soup.onnx").is_file()
+
+
+def test_checkpoints_are_mixed_before_their_batchnorms_are_folded(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from vision.training.soup import soup_checkpoints
+
+    def checkpoint(path: Path, value: float, seen: int) -> Path:
+        net = torch.nn.Sequential(torch.nn.Conv2d(2, 1, 1), torch.nn.BatchNorm2d(1))
+        for t in net.state_dict().values():
+            t.fill_(seen if not t.is_floating_point() else value)
+        torch.save({"model": net, "epoch": seen, "ema": net}, path)
+        return path
+
+    start, tuned = checkpoint(tmp_path / "a.pt", 1.0, 3), checkpoint(tmp_path / "b.pt", 5.0, 9)
+    out = soup_checkpoints([(start, 0.75), (tuned, 0.25)], tmp_path / "mix.pt")
+    mixed = torch.load(out, weights_only=False)
+    state = mixed["model"].state_dict()
+    assert mixed["epoch"] == 9 and mixed["ema"] is None  # the fine-tune's record, its own net only
+    assert state["1.running_var"].dtype == torch.float16
+    assert all(float(t.float().mean()) == 2.0 for t in state.values() if t.is_floating_point())
+    assert int(state["1.num_batches_tracked"]) == 9
+    other = tmp_path / "other.pt"
+    torch.save({"model": torch.nn.Sequential(torch.nn.Conv2d(2, 1, 1))}, other)
+    with pytest.raises(SoupError, match="running_mean"):
+        soup_checkpoints([(start, 1.0), (other, 1.0)], tmp_path / "bad.pt")
