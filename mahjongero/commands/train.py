@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--cache", action="store_true", help="cache images in RAM")
     p.add_argument("--lr0", type=float, default=None, help="initial learning rate (fine-tuning)")
     p.add_argument("--finetune", action="store_true",
-                   help="continue a shipped model (--model X.pt): SGD, no mosaic or warm-up")
+                   help="continue a shipped model (--model X.pt) without warm-up; a detector by SGD, no mosaic")
     p.add_argument("--freeze", type=int, default=0, help="the first N layers keep their weights")
     p.add_argument("--device", default="cpu", help='"cpu" (default) or a CUDA device such as "0"')
     p.add_argument("--export", default=None, help="after training, export ONNX to this path")
