@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from mahjongero.commands._classifier import add_classifier_options, classifier_from  # noqa: E402
 from mahjongero.commands._zoom import add_zoom_option, balance_from, upright_from, zoom_from  # noqa: E402
+from vision.balance import balanced  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
@@ -138,7 +139,7 @@ def lit(gains: tuple[float, float, float]) -> Change:
     [[[100, 200, 240]]]
     """
     def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return np.clip(image * np.array(gains, np.float32), 0, 255).astype(np.uint8), boxes
+        return balanced([image], np.array(gains, np.float32))[0], boxes
     return change
 
 
@@ -161,6 +162,11 @@ def shaken(length: int, degrees: float = 0.0) -> Change:
     return change
 
 
+def _median_colour(image: np.ndarray) -> np.ndarray:
+    """The photo's median colour, per channel: what a corner a change uncovers is filled with."""
+    return np.median(image.reshape(-1, image.shape[2]), 0)
+
+
 def slanting(narrower: float) -> Change:
     """Taken with the phone tipped back: the photo's top edge ``narrower`` (a share of the
     width) shorter than its bottom, the corners the photo's median colour; each box the box
@@ -175,7 +181,7 @@ def slanting(narrower: float) -> Change:
         cut = narrower * w / 2
         corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
         warp = cv2.getPerspectiveTransform(corners, np.float32([[cut, 0], [w - cut, 0], [w, h], [0, h]]))
-        fill = tuple(float(v) for v in np.median(image.reshape(-1, image.shape[2]), 0))
+        fill = tuple(float(v) for v in _median_colour(image))
         out = cv2.warpPerspective(image, warp, (w, h), flags=cv2.INTER_LINEAR, borderValue=fill)
         at = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1)
         moved = cv2.perspectiveTransform(at.reshape(-1, 1, 2).astype(np.float32), warp).reshape(-1, 4, 2)
@@ -219,7 +225,7 @@ def tilted(degrees: float) -> Change:
     ((20, 10, 3), [[0, 0, 10, 20]])
     """
     def change(image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        out, matrix = rotated(image, degrees, fill=np.median(image.reshape(-1, image.shape[2]), 0))
+        out, matrix = rotated(image, degrees, fill=_median_colour(image))
         return out, boxes_through(boxes, matrix)
     return change
 
