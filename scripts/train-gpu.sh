@@ -24,7 +24,10 @@
 # (shares of the real tiles' copies cut from the photo blurred, or blurred along a line as by a
 # hand that moved); FINETUNE (1: both continue their warm starts by `train --finetune`: SGD, no
 # mosaic and no warm-up for the detector, no warm-up for the classifier); FREEZE (the
-# detector's first layers kept: 11, its backbone); DEV ("0", or cpu for a dry run here); PY;
+# detector's first layers kept: 11, its backbone); DET (0: the classifier alone, every core
+# rendering crops and feeding it; no scenes); CLR may list several rates ("0.0003 0.0006"):
+# one classifier each, side by side on the one GPU, named cls1, cls2 ... (cls when one);
+# DEV ("0", or cpu for a dry run here); PY;
 # OUTDIR (default $OUT, the device tool's folder); G (scratch). Besides each last.pt, the
 # epochs a third and two thirds through are kept (det-epochN.pt, cls-epochN.pt) to gate too.
 set -euo pipefail
@@ -36,10 +39,14 @@ SEEDM=${SEEDM:-300}; SEEDH=${SEEDH:-301}; REPEATS=${REPEATS:-6}; BATCH=${BATCH:-
 RW=${RW:-$(nproc)}; TW=${TW:-$(( $(nproc) - 2 ))}; END_S=${END_S:-490}
 CSHARDS=${CSHARDS:-4}; SEEDC=${SEEDC:-400}; CLR=${CLR:-0.0003}; CPER=${CPER:-150}
 BOXES=${BOXES:-face}; ZOOM=${ZOOM:-2}; CFACE=${CFACE:-0.5}; CSTYLES=${CSTYLES:-}
-CBLUR=${CBLUR:-0}; CSHAKE=${CSHAKE:-0}; FINETUNE=${FINETUNE:-0}; FREEZE=${FREEZE:-0}
+CBLUR=${CBLUR:-0}; CSHAKE=${CSHAKE:-0}; FINETUNE=${FINETUNE:-0}; FREEZE=${FREEZE:-0}; DET=${DET:-1}
+read -r -a CLRS <<< "$CLR"
 FT=(); [ "$FINETUNE" = 1 ] && FT=(--finetune)
 CLS=0; [ -f .dev/warm-cls.pt ] && CLS=1
-if [ $CLS = 1 ]; then RW=$(( RW > CSHARDS + 1 ? RW - CSHARDS : 1 )); TW=$(( TW > 6 ? TW - 5 : 1 )); fi
+if [ "$DET" = 0 ] && [ $CLS = 0 ]; then echo "DET=0 needs .dev/warm-cls.pt" >&2; exit 2; fi
+if [ $CLS = 1 ] && [ "$DET" = 1 ]; then RW=$(( RW > CSHARDS + 1 ? RW - CSHARDS : 1 )); TW=$(( TW > 6 ? TW - 5 : 1 )); fi
+# the classifiers' data-loading processes: what the detector leaves, shared between them
+CW=$(( DET == 1 ? 4 : ( $(nproc) - 2 ) / ${#CLRS[@]} )); CW=$(( CW > 0 ? CW : 1 ))
 OUTDIR=${OUTDIR:-${OUT:?set OUTDIR}}; G=${G:-/tmp/gen}
 mkdir -p /tmp/site "$OUTDIR" "$G"
 tar -xJf .dev/pylibs.tar.xz -C /tmp/site
@@ -58,8 +65,10 @@ if [ $CLS = 1 ]; then
     cpids+=($!)
   done
 fi
-$PY -m mahjongero synth scenes --kind mixed --n "$NMIX" --seed "$SEEDM" --val-frac 0.02 --workers "$RW" --quiet --out "$G/mixed"
-$PY -m mahjongero synth scenes --kind hand --n "$NHAND" --seed "$SEEDH" --val-frac 0.02 --workers "$RW" --quiet --out "$G/hand"
+if [ "$DET" = 1 ]; then
+  $PY -m mahjongero synth scenes --kind mixed --n "$NMIX" --seed "$SEEDM" --val-frac 0.02 --workers "$RW" --quiet --out "$G/mixed"
+  $PY -m mahjongero synth scenes --kind hand --n "$NHAND" --seed "$SEEDH" --val-frac 0.02 --workers "$RW" --quiet --out "$G/hand"
+fi
 el prepare
 if [ $CLS = 1 ]; then
   for pid in "${cpids[@]}"; do wait "$pid"; done
@@ -67,23 +76,32 @@ if [ $CLS = 1 ]; then
   $PY -m vision.training.real_crops --synthetic "$G/crops-syn" --out "$G/crops" --copies 10 --real .dev/real \
     --blur-share "$CBLUR" --shake-share "$CSHAKE"
 fi
-$PY -m vision.training.prepare --scenes "$G/mixed" "$G/hand" --real .dev/real --real-repeats "$REPEATS" \
-  --real-labels .dev/real-labels --boxes "$BOXES" --zoom-crops "$ZOOM" --imgsz 480 --out "$G/det"
+if [ "$DET" = 1 ]; then
+  $PY -m vision.training.prepare --scenes "$G/mixed" "$G/hand" --real .dev/real --real-repeats "$REPEATS" \
+    --real-labels .dev/real-labels --boxes "$BOXES" --zoom-crops "$ZOOM" --imgsz 480 --out "$G/det"
+fi
 H=$($PY -c "print(max(0.002, ($END_S - ($(date +%s) - $T0)) / 3600))")
 el "train for $H h"
 # progress bars rewrite one line with \r: keep the epoch lines only
+cls_pids=()
 if [ $CLS = 1 ]; then
-  $PY -m mahjongero train classifier --data "$G/crops" --model .dev/warm-cls.pt --hours "$H" --lr0 "$CLR" \
-    --batch 256 --workers 4 --threads 2 --device "$DEV" --cache --out "$G/runs" --name cls "${FT[@]}" \
-    2>&1 | tr '\r' '\n' | grep -v "it/s\]$" > "$OUTDIR/cls-train.log" &
-  cls_pid=$!
+  for i in "${!CLRS[@]}"; do
+    name=cls; [ ${#CLRS[@]} -gt 1 ] && name=cls$(( i + 1 ))
+    $PY -m mahjongero train classifier --data "$G/crops" --model .dev/warm-cls.pt --hours "$H" --lr0 "${CLRS[$i]}" \
+      --batch 256 --workers "$CW" --threads 2 --device "$DEV" --cache --out "$G/runs" --name "$name" "${FT[@]}" \
+      2>&1 | tr '\r' '\n' | grep -v "it/s\]$" > "$OUTDIR/$name-train.log" &
+    cls_pids+=($!)
+  done
 fi
-$PY -m mahjongero train detector --data "$G/det/data.yaml" --model .dev/warm.pt --imgsz 480 \
-  --hours "$H" --batch "$BATCH" --workers "$TW" --threads 8 --device "$DEV" --cache --out "$G/runs" --name gpu \
-  "${FT[@]}" --freeze "$FREEZE" \
-  2>&1 | tr '\r' '\n' | grep -v "it/s\]$" > "$OUTDIR/train.log" || { tail -40 "$OUTDIR/train.log"; exit 1; }
-tail -8 "$OUTDIR/train.log"
-if [ $CLS = 1 ]; then wait $cls_pid || { tail -40 "$OUTDIR/cls-train.log"; exit 1; }; tail -4 "$OUTDIR/cls-train.log"; fi
+if [ "$DET" = 1 ]; then
+  $PY -m mahjongero train detector --data "$G/det/data.yaml" --model .dev/warm.pt --imgsz 480 \
+    --hours "$H" --batch "$BATCH" --workers "$TW" --threads 8 --device "$DEV" --cache --out "$G/runs" --name gpu \
+    "${FT[@]}" --freeze "$FREEZE" \
+    2>&1 | tr '\r' '\n' | grep -v "it/s\]$" > "$OUTDIR/train.log" || { tail -40 "$OUTDIR/train.log"; exit 1; }
+fi
+[ "$DET" = 1 ] && tail -8 "$OUTDIR/train.log"
+for pid in "${cls_pids[@]}"; do wait "$pid" || { tail -40 "$OUTDIR"/cls*-train.log; exit 1; }; done
+[ $CLS = 1 ] && tail -n 4 "$OUTDIR"/cls*-train.log
 $PY - "$G/runs" "$OUTDIR" <<'PYEOF'
 import shutil, sys
 from pathlib import Path
@@ -91,7 +109,8 @@ from vision.training import tv_shim
 tv_shim.install()  # a CPU torch's torchvision (a dry run here) needs it; CUDA machines are untouched
 from ultralytics.utils.torch_utils import strip_optimizer
 runs, out = Path(sys.argv[1]), Path(sys.argv[2])
-for run, prefix, kept in ((runs / "gpu", "", "det-"), (runs / "cls", "cls-", "cls-")):
+for run in sorted(runs.iterdir()):
+    prefix, kept = ("", "det-") if run.name == "gpu" else (f"{run.name}-",) * 2
     if not (run / "weights" / "last.pt").is_file():
         continue
     epochs = sorted(run.glob("weights/epoch*.pt"), key=lambda p: int(p.stem[5:]))
