@@ -37,11 +37,11 @@ sys.path.insert(0, str(ROOT))
 from mahjongero.commands._classifier import add_classifier_options, classifier_from  # noqa: E402
 from mahjongero.commands._zoom import add_zoom_option, balance_from, upright_from, zoom_from  # noqa: E402
 from vision.balance import balanced  # noqa: E402
+from vision.deblur import line_blur  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import TileReader  # noqa: E402
-from vision.training.crops import line_blur  # noqa: E402
 from vision.upright import boxes_through, boxes_turned_back, rotated, turn_quarters  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "data" / "mahjong-yolo-v2-train"

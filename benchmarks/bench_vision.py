@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.tiles import Tile  # noqa: E402
-from vision.classifier import crop_boxes  # noqa: E402
+from vision.classifier import DEBLURRED_MOST, crop_boxes  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.detector import TileDetector  # noqa: E402
 from vision.evaluation import iter_dataset, match  # noqa: E402
@@ -128,6 +128,7 @@ def speed(reader: TileReader, repeats: int) -> dict[str, float | int]:
     out.update(hand_beside_peer(reader, hand, repeats))
     for look in _LOOKS:
         out.update(look_cost(reader, frame, hundred, hand, repeats, look))
+    out.update(deblur_cost(reader, frame, hundred, hand, repeats))
     out.update(spinning_cost(reader, frame, hundred, hand, repeats))
     out.update(shrink_cost(reader, frame, hundred, hand, repeats))
     out.update(flip_cost(reader, frame, hundred, hand, repeats))
@@ -168,6 +169,14 @@ def look_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: 
         return {}
     without = TileReader(reader.detector, shipped_classifier(**{look: None}))
     return alternating({"with": reader, "without": without}, frame, hundred, hand, repeats, look)
+
+
+def deblur_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
+                repeats: int) -> dict[str, float]:
+    """The table and the hand photo read with the deblurred look (``vision.deblur``, not
+    served: ``--deblurred-look``) and as served, alternating: what it would cost."""
+    deblurred = TileReader(reader.detector, shipped_classifier(deblurred_most=DEBLURRED_MOST))
+    return alternating({"with": deblurred, "served": reader}, frame, hundred, hand, repeats, "deblurred_look")
 
 
 def spinning_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,

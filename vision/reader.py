@@ -86,6 +86,7 @@ def shipped_classifier(
     flower_look: str | Path | None = FLOWER_LOOK_PATH,
     number_look: str | Path | None = NUMBER_LOOK_PATH,
     number_most: int = NUMBER_MOST,
+    deblurred_most: int = 0,
 ) -> TileClassifier:
     """The classifier at ``path`` (default: the shipped one) with a second look at the crops
     it is unsure of by the classifier at ``second_look`` (None: no second look), at most
@@ -94,12 +95,14 @@ def shipped_classifier(
     table (``vision.way_up``; None: none), used only with the classifier whose features it
     was fitted on. ``flower_look``: the classifier of flowers and seasons alone that reads again
     the crops likely to be one (None: none); ``number_look``: then the classifier of the tiles
-    told apart by a numeral, at most ``number_most`` crops a call (None: none)."""
+    told apart by a numeral, at most ``number_most`` crops a call (None: none); and the
+    deblurred look at most ``deblurred_most`` (0, as served: none; ``DEBLURRED_MOST`` is the
+    bound it was measured with)."""
     second = TileClassifier(second_look, turns=(0,), trim=0) if second_look is not None else None
     flowers = TileClassifier(flower_look, turns=(0,), trim=0) if flower_look is not None else None
     numbers = TileClassifier(number_look, turns=(0,), trim=0) if number_look is not None else None
     clf = TileClassifier(path or CLASSIFIER_PATH, second=second, second_most=second_most, flowers=flowers,
-                         numbers=numbers, number_most=number_most)
+                         numbers=numbers, number_most=number_most, deblurred_most=deblurred_most)
     if way_up is not None and clf.has_features:
         probe = WayUp.load(way_up)
         clf.way_up = probe if probe.key == clf.key else None

@@ -33,13 +33,17 @@ def add_classifier_options(p: argparse.ArgumentParser) -> None:
                    help="classifier of the tiles told apart by a numeral (characters, jokers, royals) "
                         f"that reads them again after the flower look (default: models/number_look.onnx; "
                         f"{NONE}: none)")
+    p.add_argument("--deblurred-look", action="store_true",
+                   help="read the least sure crops again undone along a short streak, as if the hand had not "
+                        "moved (not served: it costs a hand photo up to 1.4 times its time; vision.deblur)")
 
 
 def classifier_from(args: argparse.Namespace, crops: bool = False) -> TileClassifier:
     """The classifier the options ask for (the shipped pair by default). ``crops``: for
     crops cut beforehand, each read on its own, so the second and number looks go to every
-    unsure one (in a picture, to the least sure few: a bound on a picture's time)."""
-    from vision.classifier import NUMBER_MOST, SECOND_MOST
+    unsure one (in a picture, to the least sure few: a bound on a picture's time); the
+    deblurred look likewise."""
+    from vision.classifier import DEBLURRED_MOST, NUMBER_MOST, SECOND_MOST
     from vision.reader import (
         FLOWER_LOOK_PATH,
         NUMBER_LOOK_PATH,
@@ -53,7 +57,8 @@ def classifier_from(args: argparse.Namespace, crops: bool = False) -> TileClassi
                               way_up=_chosen(args.way_up, WAY_UP_PATH),
                               flower_look=_chosen(args.flower_look, FLOWER_LOOK_PATH),
                               number_look=_chosen(args.number_look, NUMBER_LOOK_PATH),
-                              number_most=sys.maxsize if crops else NUMBER_MOST)
+                              number_most=sys.maxsize if crops else NUMBER_MOST,
+                              deblurred_most=(sys.maxsize if crops else DEBLURRED_MOST) if args.deblurred_look else 0)
 
 
 def _chosen(option: str | None, default: Path) -> str | Path | None:

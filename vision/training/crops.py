@@ -44,24 +44,6 @@ def _unhide_american_jokers(scene: object) -> None:
             label["code"] = _SENTINEL
 
 
-def line_blur(image: np.ndarray, length: int, degrees: float = 0.0) -> np.ndarray:
-    """``image`` blurred along a line ``length`` px long at ``degrees``: a hand or camera that
-    moved while the photo was taken.
-
-    >>> img = np.zeros((9, 9, 3), np.uint8); img[4, 4] = 90
-    >>> line_blur(img, 3)[4, 3:6, 0].tolist()
-    [30, 30, 30]
-    >>> line_blur(img, 3, 90)[3:6, 4, 0].tolist()
-    [30, 30, 30]
-    """
-    kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2] = 1
-    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), degrees, 1.0)
-    turned = cv2.warpAffine(kernel, turn, (length, length))
-    out: np.ndarray = cv2.filter2D(image, -1, turned / turned.sum())
-    return out
-
-
 def cut(img: np.ndarray, box: list[float], rng: np.random.Generator, size: int) -> np.ndarray:
     """A crop with 0-12 % margin per side and a little jitter, squashed to ``size``²."""
     h, w = img.shape[:2]

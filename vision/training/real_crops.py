@@ -23,8 +23,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.deblur import line_blur
 from vision.evaluation import load_codes_csv, source_of
-from vision.training.crops import cut, line_blur
+from vision.training.crops import cut
 from vision.training.datasets import quarter_turns
 from vision.training.env import REPO_ROOT
 from vision.training.merge_crops import link_tree
