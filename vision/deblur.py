@@ -107,7 +107,7 @@ def unstreaked_copies(image: np.ndarray, length: int = STREAK_LENGTH, angles: Se
                       longest: int = STREAK_SIDE) -> list[np.ndarray]:
     """``image`` undone along a streak ``length`` photo pixels long at each of ``angles`` (the
     way a hand moved is not known), first shrunk to at most ``longest`` px a side: the
-    classifier sees 64, and the smaller the picture the cheaper the filter. None when the
+    classifier sees 64, and the smaller the picture the cheaper the filter. No copies when the
     streak is under 2 px at that size: a large tile hardly shows it.
 
     >>> [c.shape for c in unstreaked_copies(np.zeros((200, 150, 3), np.uint8))]
