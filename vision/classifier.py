@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from engine.tiles import Tile
-from vision.deblur import unstreaked_copies
+from vision.deblur import STREAKED_BELOW_ALONE, Streak, streak_of, unstreaked_shrunk
 from vision.flower_inks import by_set_ink, index_ink
 from vision.onnx_runtime import OnnxModel
 from vision.way_up import WayUp
@@ -53,13 +53,14 @@ FLOWER_SAY = 0.4
 NUMBER_FROM = 0.5
 NUMBER_SAY = 0.5
 NUMBER_MOST = 4
-# Last, when asked (``deblurred_most``; not served: it costs a hand photo up to 1.4 times its
-# time), a crop still named with less than this is read again undone along a short streak at
-# four angles (``vision.deblur``: a hand that moved as the photo was taken), and its reading
-# averaged half and half with the mean of those four. On the 45 real validation photos it
-# moved no hand as photographed the wrong way and gained hands shaken or blurred
-# (models/README.md, "A deblurred look"). At most ``DEBLURRED_MOST`` crops a call, the least
-# sure first: a bound on a picture's time.
+# Last, when asked (``deblurred_most``; not served), in a photo that looks smeared along a line
+# (``vision.deblur``: a hand that moved as the photo was taken), each crop still named with less
+# than this is read again with that smear undone, and its reading averaged half and half with
+# that. Crops of one photo are judged together, on the photo as taken; crops cut beforehand,
+# each on its own. A photo that looks sharp costs only the judging (about 1-2 ms). At most
+# ``DEBLURRED_MOST`` crops a call, the least sure first: a bound on a picture's time. Both as
+# chosen at stop 63; at stop 64 they read the rendered hand photos and the real training photos
+# shaken better than 32 and 0.9 did (models/README.md, "A deblurred look").
 DEBLUR_BELOW = 0.6
 DEBLURRED_MOST = 8
 # A row of at least this many touching tiles is judged for its way up on its own
@@ -194,9 +195,10 @@ class TileClassifier:
     ``numbers``: after it, the same by a classifier of other tiles (the shipped one names the 25
     told apart by a numeral: ``vision.reader.NUMBER_LOOK_PATH``), with ``number_from`` and
     ``number_say``, for at most ``number_most`` crops a call, the least sure first.
-    ``deblurred_most``: then at most this many crops still named with less than
-    ``DEBLUR_BELOW`` are read undone along a streak at four angles (``vision.deblur``) and
-    their readings averaged with the mean of those; 0 looks no more.
+    ``deblurred_most``: then, where the crops look smeared along a line (``vision.deblur``;
+    the crops of one picture judged together, others each on its own), at most this many
+    still named with less than ``DEBLUR_BELOW`` are read undone along it and their readings
+    averaged with those; 0 looks no more.
     ``way_up``: a probe on this classifier's features that tells a row of tiles photographed
     from across the table (``vision.way_up``); ``one_picture`` then reads that row's crops
     turned half round. None reads every picture as it comes.
@@ -289,20 +291,24 @@ class TileClassifier:
         batch = np.ascontiguousarray(np.concatenate([np.rot90(x, k, axes=(2, 3)) for k in turns]))
         return [out.reshape(len(turns), len(x), -1).mean(0) for out in self._run(batch, outputs)]
 
-    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def probabilities(self, crops: Sequence[np.ndarray], streaks: Sequence[Streak | None] | None = None) -> np.ndarray:
         """(N, classes) probabilities, class order of ``self.codes``: the first turn's, averaged
         over all ``turns`` for the crops it names with less than ``sure``, then with a trimmed
         look (``trim``) at those still below ``sure``, then with the ``second`` classifier's
-        reading of those still below ``second_below``."""
+        reading of those still below ``second_below``, then the other looks. ``streaks``: for
+        each crop, the smear it shows (None: it looks sharp), as judged on the photo it was cut
+        from (``vision.reader.TileReader.streak``); None judges each crop on its own."""
         if not crops:
             return np.zeros((0, len(self.codes)), np.float32)
         x = self.preprocess(crops)
         [first] = self._over_turns(x, self.turns[:1])
-        return self._look_again(crops, x, first)
+        return self._look_again(crops, x, first, streaks)
 
-    def _look_again(self, crops: Sequence[np.ndarray], x: np.ndarray, first: np.ndarray) -> np.ndarray:
+    def _look_again(self, crops: Sequence[np.ndarray], x: np.ndarray, first: np.ndarray,
+                    streaks: Sequence[Streak | None] | None) -> np.ndarray:
         """``first`` (the first turn's probabilities of the preprocessed ``x``) with the other
-        turns, the trimmed look and the second classifier, as ``probabilities`` describes."""
+        turns, the trimmed look, the second classifier and the other looks, as
+        ``probabilities`` describes."""
         unsure = np.flatnonzero(first.max(1) < self.sure)
         rest = self.turns[1:]
         if len(unsure) and rest:
@@ -325,20 +331,26 @@ class TileClassifier:
             self._split_by(self.numbers, self._number_columns, self.number_from, self.number_say,
                            self.number_most, crops, first)
         if self.deblurred_most > 0:
-            self._deblurred_look(crops, first)
+            self._deblurred_look(crops, first, streaks)
         return first
 
-    def _deblurred_look(self, crops: Sequence[np.ndarray], probs: np.ndarray) -> None:
+    def _deblurred_look(self, crops: Sequence[np.ndarray], probs: np.ndarray,
+                        streaks: Sequence[Streak | None] | None) -> None:
         """Average, in place, the reading of each crop still under ``DEBLUR_BELOW`` sure (at most
-        ``deblurred_most``, the least sure first) with the mean reading of its copies undone
-        along a streak at four angles."""
-        asked = _least_sure(probs, np.arange(len(probs)), DEBLUR_BELOW, self.deblurred_most)
-        undone = {i: unstreaked_copies(_bgr(crops[i])) for i in asked.tolist()}
-        rows = np.array([i for i, copies in undone.items() if copies], np.int64)
-        if not len(rows):
+        ``deblurred_most``, the least sure first) with its reading with its streak undone, where
+        it shows one (``streaks``, else judged on the crop alone)."""
+        asked = _least_sure(probs, np.arange(len(probs)), DEBLUR_BELOW, self.deblurred_most).tolist()
+        undone: dict[int, np.ndarray] = {}
+        for i in asked:
+            streak = streak_of([_bgr(crops[i])], STREAKED_BELOW_ALONE) if streaks is None else streaks[i]
+            copy = unstreaked_shrunk(_bgr(crops[i]), streak) if streak is not None else None
+            if copy is not None:
+                undone[i] = copy
+        if not undone:
             return
-        [seen] = self._over_turns(self.preprocess([c for i in rows.tolist() for c in undone[i]]), self.turns[:1])
-        probs[rows] = (probs[rows] + seen.reshape(len(rows), -1, seen.shape[1]).mean(1)) / 2
+        rows = np.array(list(undone), np.int64)
+        [seen] = self._over_turns(self.preprocess(list(undone.values())), self.turns[:1])
+        probs[rows] = (probs[rows] + seen) / 2
 
     def _split_by(self, look: TileClassifier, cols: np.ndarray, start: float, say: float, most: int,
                   crops: Sequence[np.ndarray], probs: np.ndarray) -> None:
@@ -399,11 +411,12 @@ class TileClassifier:
         codes, probs, _ = self.one_picture_turned(crops, rows)
         return codes, probs
 
-    def one_picture_turned(self, crops: Sequence[np.ndarray], rows: Sequence[np.ndarray] = ()
+    def one_picture_turned(self, crops: Sequence[np.ndarray], rows: Sequence[np.ndarray] = (),
+                           streaks: Sequence[Streak | None] | None = None
                            ) -> tuple[np.ndarray, np.ndarray, list[bool]]:
         """As ``one_picture_ranked``, and for each of ``rows`` whether it was read turned half
-        round (``way_up`` judged it upside down)."""
-        p, crops, turned = self._photo_probabilities(crops, rows)
+        round (``way_up`` judged it upside down). ``streaks``: as for ``probabilities``."""
+        p, crops, turned = self._photo_probabilities(crops, rows, streaks)
         if len(p):  # the ink only of crops read as one-of-a-kind tiles: a few a picture
             asked = ONE_IN_A_SET[self.codes[p.argmax(1)]]
             p = by_set_ink(p, self.codes, [index_ink(_bgr(c)) if a else 0 for c, a in zip(crops, asked, strict=True)])
@@ -413,7 +426,8 @@ class TileClassifier:
         order = np.stack([idx, rest.argmax(1)], 1).astype(np.int64)
         return self.codes[order], np.take_along_axis(p, order, 1), turned
 
-    def _photo_probabilities(self, crops: Sequence[np.ndarray], rows: Sequence[np.ndarray]
+    def _photo_probabilities(self, crops: Sequence[np.ndarray], rows: Sequence[np.ndarray],
+                             streaks: Sequence[Streak | None] | None
                              ) -> tuple[np.ndarray, list[np.ndarray], list[bool]]:
         """``probabilities`` of one photo's crops, the crops as read, and which of ``rows``
         were read turned: a row that ``way_up`` judges upside down turned half round (the
@@ -423,7 +437,7 @@ class TileClassifier:
         turned = [False] * len(rows)
         judged = [k for k, r in enumerate(rows) if len(r) >= WAY_UP_ROW] if self.way_up is not None else []
         if not judged:
-            return self.probabilities(crops), crops, turned
+            return self.probabilities(crops, streaks), crops, turned
         x = self.preprocess(crops)
         outputs = [self.model.output_names[0], FEATURES_OUTPUT]
         first, features = self._over_turns(x, self.turns[:1], outputs)
@@ -434,7 +448,7 @@ class TileClassifier:
                 x[row], first[row], turned[k] = x[row][:, :, ::-1, ::-1], seen, True
                 for i in row:
                     crops[i] = np.ascontiguousarray(crops[i][::-1, ::-1])
-        return self._look_again(crops, x, first), crops, turned
+        return self._look_again(crops, x, first, streaks), crops, turned
 
     def uprightness(self, crops: Sequence[np.ndarray]) -> float | None:
         """How upright the ``way_up`` probe finds the crops of one row of tiles: the mean

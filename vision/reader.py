@@ -23,10 +23,11 @@ from vision.classifier import (
     crop_boxes,
     one_of_each,
 )
+from vision.deblur import STREAKED_BELOW, Streak, streak_of
 from vision.detections import UNKNOWN, Detections, box_iou, match
 from vision.detector import TileDetector, largest_input
 from vision.regions import BoxRows, rows_of_boxes
-from vision.row_crops import cut_along_rows
+from vision.row_crops import cut_along_rows, cut_along_rows_turned
 from vision.upright import (
     DEFAULT_UPRIGHT,
     Upright,
@@ -95,9 +96,9 @@ def shipped_classifier(
     table (``vision.way_up``; None: none), used only with the classifier whose features it
     was fitted on. ``flower_look``: the classifier of flowers and seasons alone that reads again
     the crops likely to be one (None: none); ``number_look``: then the classifier of the tiles
-    told apart by a numeral, at most ``number_most`` crops a call (None: none); and the
-    deblurred look at most ``deblurred_most`` (0, as served: none; ``DEBLURRED_MOST`` is the
-    bound it was measured with)."""
+    told apart by a numeral, at most ``number_most`` crops a call (None: none); and, where
+    the crops look smeared, the deblurred look at most ``deblurred_most`` (0, as served: none;
+    ``DEBLURRED_MOST`` is the bound it was measured with)."""
     second = TileClassifier(second_look, turns=(0,), trim=0) if second_look is not None else None
     flowers = TileClassifier(flower_look, turns=(0,), trim=0) if flower_look is not None else None
     numbers = TileClassifier(number_look, turns=(0,), trim=0) if number_look is not None else None
@@ -150,17 +151,32 @@ class TileReader:
         turned (``TileClassifier.one_picture``). Each keeps its runner-up too
         (``Detections.runner_up``): a meld group may be named by it. ``rows``: the face-up
         boxes' rows (``rows_of_boxes``), where already worked out."""
-        return self._classify(image, dets, rows)[0]
+        return self._classify(image, dets, rows, self._looked_streak(image, dets))[0]
 
-    def _classify(self, image: np.ndarray, dets: Detections, rows: BoxRows | None = None) -> tuple[Detections, bool]:
-        """``classify``, and whether the longest run of touching tiles was read turned half
-        round (the way-up probe judged it upside down: the photo taken from across the table)."""
+    def streak(self, image: np.ndarray, dets: Detections) -> Streak | None:
+        """The streak a hand that moved left across ``image`` (a photo as taken, or turned by
+        quarters: not resampled, which smooths it), judged on its face-up tiles ``dets``
+        together (``vision.deblur.streak_of``); None where it looks sharp."""
+        if not dets.face_up.any():
+            return None
+        return streak_of(crop_boxes(image, dets.xyxy[dets.face_up]), STREAKED_BELOW)
+
+    def _looked_streak(self, image: np.ndarray, dets: Detections) -> Streak | None:
+        """``streak``, judged only for a classifier with a deblurred look."""
+        return self.streak(image, dets) if self.classifier.deblurred_most else None
+
+    def _classify(self, image: np.ndarray, dets: Detections, rows: BoxRows | None,
+                  streak: Streak | None) -> tuple[Detections, bool]:
+        """``classify``, with ``streak`` the smear ``image`` shows (``streak``), and whether
+        the longest run of touching tiles was read turned half round (the way-up probe judged
+        it upside down: the photo taken from across the table)."""
         if not dets.face_up.any():
             return dets.with_face_up_names(np.zeros((0, 2), np.int64), np.zeros((0, 2), np.float32)), False
-        crops, runs = cut_along_rows(image, dets.xyxy[dets.face_up], rows=rows)
+        crops, runs, turns = cut_along_rows_turned(image, dets.xyxy[dets.face_up], rows=rows)
         if self.balance is not None:
             crops = self.balance(crops)
-        codes, probs, turned = self.classifier.one_picture_turned(crops, runs)
+        streaks = [streak and streak.turned(degrees, scale) for degrees, scale in turns]
+        codes, probs, turned = self.classifier.one_picture_turned(crops, runs, streaks)
         longest = max(range(len(runs)), key=lambda k: len(runs[k]), default=None)
         return dets.with_face_up_names(codes, probs), longest is not None and turned[longest]
 
@@ -185,41 +201,45 @@ class TileReader:
         tiles (``level_pass``), or None where it was level."""
         dets, size = self.detect(image)
         rows = rows_of_boxes(dets.xyxy[dets.face_up])  # put in rows once: to look which way they run, and to cut
+        streak = self._looked_streak(image, dets)  # judged once, on the photo as taken
         quarters = self.quarters(image, dets, rows)
         if not quarters:
-            named, upside_down = self._classify(image, dets, rows)
+            named, upside_down = self._classify(image, dets, rows, streak)
             if not (upside_down and self.upright is not None and self.upright.half_turn(dets)):
-                named, levelled = self._levelled(image, named, rows)
+                named, levelled = self._levelled(image, named, rows, streak)
                 return named, size, 0, levelled
-            turned = turn_quarters(image, 2)
+            turned = turn_quarters(image, 2)  # a line turned half round runs as it did
             again, again_size = self.detect(turned)
             if not self.upright.keeps(dets, again):
-                named, levelled = self._levelled(image, named, rows)
+                named, levelled = self._levelled(image, named, rows, streak)
                 return named, size, 0, levelled
-            named, levelled = self._named_level(turned, again)
+            named, levelled = self._named_level(turned, again, streak)
             return named, again_size, 2, levelled
         turned = turn_quarters(image, quarters)
         dets, size = self.detect(turned)
-        named, levelled = self._named_level(turned, dets)
+        named, levelled = self._named_level(turned, dets, streak and streak.turned(-90.0 * quarters))
         return named, size, quarters, levelled
 
-    def _named_level(self, image: np.ndarray, dets: Detections) -> tuple[Detections, LevelPass | None]:
-        """``dets`` found in ``image`` (a photo turned), named, and named again as read
-        levelled where their longest row is tilted (``_levelled``): a phone held the other way
-        is no more level than one held upright."""
+    def _named_level(self, image: np.ndarray, dets: Detections, streak: Streak | None
+                     ) -> tuple[Detections, LevelPass | None]:
+        """``dets`` found in ``image`` (a photo turned, showing ``streak``), named, and named
+        again as read levelled where their longest row is tilted (``_levelled``): a phone held
+        the other way is no more level than one held upright."""
         rows = rows_of_boxes(dets.xyxy[dets.face_up])
-        return self._levelled(image, self.classify(image, dets, rows), rows)
+        return self._levelled(image, self._classify(image, dets, rows, streak)[0], rows, streak)
 
-    def _levelled(self, image: np.ndarray, named: Detections, rows: BoxRows) -> tuple[Detections, LevelPass | None]:
-        """``named`` (found and named in ``image`` as it is), its face-up tiles named again
-        as read in the photo levelled where ``upright`` finds its longest row tilted
-        (``level_pass``): the boxes stay as found, each takes the names of the levelled
-        photo's face-up box matched to it, if any; and that pass (None: none)."""
+    def _levelled(self, image: np.ndarray, named: Detections, rows: BoxRows, streak: Streak | None
+                  ) -> tuple[Detections, LevelPass | None]:
+        """``named`` (found and named in ``image`` as it is, which shows ``streak``), its
+        face-up tiles named again as read in the photo levelled where ``upright`` finds its
+        longest row tilted (``level_pass``): the boxes stay as found, each takes the names of
+        the levelled photo's face-up box matched to it, if any; and that pass (None: none)."""
         levelled = self.level_pass(image, named, rows)
         if levelled is None:
             return named, None
-        level, _, found, pair = levelled
-        again = self.classify(level, found)
+        level, matrix, found, pair = levelled
+        degrees = float(np.degrees(np.arctan2(matrix[0, 1], matrix[0, 0])))  # the turn that levelled it
+        again = self._classify(level, found, None, streak and streak.turned(degrees))[0]
         hit = pair >= 0
         names = {}
         for field in ("code", "code_confidence", "runner_up", "runner_up_confidence"):

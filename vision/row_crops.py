@@ -32,7 +32,7 @@ import numpy as np
 from vision.classifier import CROP_MARGIN, crop_boxes
 from vision.regions import BoxRows, HandRegions, Row, rows_of_boxes
 
-__all__ = ["row_crops", "cut_along_rows"]
+__all__ = ["row_crops", "cut_along_rows", "cut_along_rows_turned"]
 
 
 TOUCHING = (0.9, 1.6)  # a row's pitch over its tiles' own extent along it, for tiles that touch
@@ -57,8 +57,26 @@ def cut_along_rows(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MAR
     >>> [run.tolist() for run in cut_along_rows(np.zeros((140, 130, 3), np.uint8), np.r_[lone, row])[1]]
     [[1, 2, 3, 4]]
     """
+    crops, runs, _ = cut_along_rows_turned(image, xyxy, margin, rows)
+    return crops, runs
+
+
+def cut_along_rows_turned(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MARGIN,
+                          rows: BoxRows | None = None
+                          ) -> tuple[list[np.ndarray], list[np.ndarray], list[tuple[float, float]]]:
+    """``cut_along_rows``, and for each crop the degrees it was turned anticlockwise and the
+    scale it was cut at: what the photo's pixels went through (a streak of a hand that moved
+    is undone along the line it shows in the crop, ``vision.deblur``).
+
+    A row running down to the right, a third of a pitch down at each tile (18.4 degrees):
+
+    >>> row = np.array([[10 + 30 * k, 10 + 10 * k, 40 + 30 * k, 50 + 10 * k] for k in range(5)], float)
+    >>> [(round(turn, 1), scale) for turn, scale in cut_along_rows_turned(np.zeros((200, 200, 3), np.uint8), row)[2]]
+    [(18.4, 1.0), (18.4, 1.0), (18.4, 1.0), (18.4, 1.0), (18.4, 1.0)]
+    """
     boxes = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
     crops = crop_boxes(image, boxes, margin)
+    turns = [(0.0, 1.0)] * len(boxes)
     items, lines = rows if rows is not None else rows_of_boxes(boxes)
     if len(items) != len(boxes):
         raise ValueError(f"rows of {len(items)} boxes given for {len(boxes)} boxes")
@@ -72,9 +90,9 @@ def cut_along_rows(image: np.ndarray, xyxy: np.ndarray, margin: float = CROP_MAR
             if not TOUCHING[0] <= pitch / max(_own_extent(run), 1e-6) <= TOUCHING[1]:
                 continue  # overlapping boxes (tiles stood in depth) or tiles apart: keep the boxes
             for item in run.items:
-                crops[where[id(item)]] = _along(image, item.box, run, pitch, margin)
+                crops[where[id(item)]], turns[where[id(item)]] = _along(image, item.box, run, pitch, margin)
             runs.append(np.array([where[id(item)] for item in run.items], np.int64))
-    return crops, runs
+    return crops, runs, turns
 
 
 def _angle(run: Row) -> float:
@@ -98,8 +116,9 @@ def _own_extent(run: Row) -> float:
 
 
 def _along(image: np.ndarray, box: tuple[float, float, float, float], run: Row, pitch: float,
-           margin: float) -> np.ndarray:
-    """One tile of ``run`` cut as a rectangle ``pitch`` long along the row, turned square."""
+           margin: float) -> tuple[np.ndarray, tuple[float, float]]:
+    """One tile of ``run`` cut as a rectangle ``pitch`` long along the row, turned square; and
+    the degrees it was turned anticlockwise and the scale it was cut at."""
     x1, y1, x2, y2 = box
     angle = _angle(run)
     quarter = round(angle / 90)
@@ -113,7 +132,8 @@ def _along(image: np.ndarray, box: tuple[float, float, float, float], run: Row, 
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     scale = min(1.0, LONGEST / max(w, h))  # the classifier reads 64 px: big tiles are cut smaller
     w, h = w * scale, h * scale
-    m = np.asarray(cv2.getRotationMatrix2D((cx, cy), angle - 90 * quarter, scale), dtype=np.float64)
+    turn = angle - 90 * quarter
+    m = np.asarray(cv2.getRotationMatrix2D((cx, cy), turn, scale), dtype=np.float64)
     m[:, 2] += np.array([w / 2 - cx, h / 2 - cy])
     # warp from the patch around the tile only, never the whole frame
     reach = float(np.hypot(w, h)) / scale / 2 + 2
@@ -121,4 +141,5 @@ def _along(image: np.ndarray, box: tuple[float, float, float, float], run: Row, 
     patch = image[y0:max(y0 + 1, int(np.ceil(cy + reach))), x0:max(x0 + 1, int(np.ceil(cx + reach)))]
     m[:, 2] += m[:, :2] @ np.array([x0, y0], dtype=np.float64)
     size = (max(2, int(round(w))), max(2, int(round(h))))
-    return cv2.warpAffine(patch, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    crop = cv2.warpAffine(patch, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return crop, (turn, scale)

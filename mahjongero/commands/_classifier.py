@@ -34,15 +34,15 @@ def add_classifier_options(p: argparse.ArgumentParser) -> None:
                         f"that reads them again after the flower look (default: models/number_look.onnx; "
                         f"{NONE}: none)")
     p.add_argument("--deblurred-look", action="store_true",
-                   help="read the least sure crops again undone along a short streak, as if the hand had not "
-                        "moved (not served: it costs a hand photo up to 1.4 times its time; vision.deblur)")
+                   help="read the least sure crops of a photo that looks smeared along a line (a hand that "
+                        "moved) again with the smear undone (not served; vision.deblur)")
 
 
 def classifier_from(args: argparse.Namespace, crops: bool = False) -> TileClassifier:
     """The classifier the options ask for (the shipped pair by default). ``crops``: for
     crops cut beforehand, each read on its own, so the second and number looks go to every
     unsure one (in a picture, to the least sure few: a bound on a picture's time); the
-    deblurred look likewise."""
+    deblurred look likewise, each crop judged smeared or not on its own."""
     from vision.classifier import DEBLURRED_MOST, NUMBER_MOST, SECOND_MOST
     from vision.reader import (
         FLOWER_LOOK_PATH,

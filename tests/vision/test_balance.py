@@ -68,10 +68,12 @@ def test_gains_are_bounded_and_nothing_to_go_by_leaves_crops_alone() -> None:
 class Seeing:
     """A classifier stub (``one_picture_turned``) that keeps the crops it is given."""
 
+    deblurred_most = 0  # no deblurred look: the reader judges no streak for it
+
     def __init__(self) -> None:
         self.crops: list[np.ndarray] = []
 
-    def one_picture_turned(self, crops, runs):  # noqa: ANN001, ANN201
+    def one_picture_turned(self, crops, runs, streaks=None):  # noqa: ANN001, ANN201
         self.crops = list(crops)
         n = len(crops)
         return np.full((n, 2), int(Tile.M1), np.int64), np.full((n, 2), 0.5, np.float32), [False] * len(runs)

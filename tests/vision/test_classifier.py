@@ -54,14 +54,14 @@ def test_one_picture_reads_two_crops_of_one_flower_as_two_tiles(
     p[0, [f1, f2]] = 0.8, 0.2
     p[1, [f1, f2]] = 0.6, 0.4
     p[2, m5] = 1.0
-    monkeypatch.setattr(classifier, "probabilities", lambda crops: p.copy())
+    monkeypatch.setattr(classifier, "probabilities", lambda crops, streaks=None: p.copy())
     crops = [np.zeros((8, 8, 3), np.uint8)] * 3
     assert [Tile(int(c)) for c in classifier(crops)[0]] == [Tile.FLOWER1, Tile.FLOWER1, Tile.M5]
     got, conf = classifier.one_picture(crops)
     assert [Tile(int(c)) for c in got] == [Tile.FLOWER1, Tile.FLOWER2, Tile.M5]
     assert conf.tolist() == pytest.approx([0.8, 0.4, 1.0])
     # suits come four to a set: two 5m crops both stay 5m
-    monkeypatch.setattr(classifier, "probabilities", lambda crops: np.stack([p[2], p[2]]))
+    monkeypatch.setattr(classifier, "probabilities", lambda crops, streaks=None: np.stack([p[2], p[2]]))
     assert [Tile(int(c)) for c in classifier.one_picture(crops[:2])[0]] == [Tile.M5, Tile.M5]
 
 

@@ -132,7 +132,7 @@ def test_one_picture_groups_flowers_by_their_ink(classifier: TileClassifier, mon
     for r, tile in enumerate([Tile.FLOWER1, Tile.FLOWER2, Tile.SEASON4, Tile.SEASON2]):
         p[r, codes.index(int(tile))] = 0.97
         p[r, codes.index(int(Tile.M5))] = 0.03
-    monkeypatch.setattr(classifier, "probabilities", lambda crops: p.copy())
+    monkeypatch.setattr(classifier, "probabilities", lambda crops, streaks=None: p.copy())
     blue, red = _crop((190, 40, 30)), _crop((30, 30, 200))
     got = classifier.one_picture([blue, blue, blue, red])[0]
     assert [Tile(int(c)) for c in got] == [Tile.FLOWER1, Tile.FLOWER2, Tile.FLOWER4, Tile.SEASON2]

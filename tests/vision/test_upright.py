@@ -164,10 +164,12 @@ class _Told:
 class _Namer:
     """A classifier that names every crop of its first picture 9m, of any later one 5m."""
 
+    deblurred_most = 0  # no deblurred look: the reader judges no streak for it
+
     def __init__(self) -> None:
         self.pictures = 0
 
-    def one_picture_turned(self, crops, rows):  # noqa: ANN001, ANN201
+    def one_picture_turned(self, crops, rows, streaks=None):  # noqa: ANN001, ANN201
         self.pictures += 1
         code = int(Tile.M9 if self.pictures == 1 else Tile.M5)
         n = len(crops)
@@ -234,3 +236,47 @@ def test_a_tilted_face_boxed_comes_back_its_own_size_levelled(degrees: float, wi
     tilt = cv2.getRotationMatrix2D((300, 300), degrees, 1.0)
     found = boxes_through(face, tilt)
     np.testing.assert_allclose(boxes_levelled(found, cv2.invertAffineTransform(tilt)), face, atol=1e-6)
+
+
+class _StreakNamer(_Namer):
+    """A namer with a deblurred look that keeps the streaks each picture's crops were given."""
+
+    deblurred_most = 8
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.streaks: list[list] = []
+
+    def one_picture_turned(self, crops, rows, streaks=None):  # noqa: ANN001, ANN201
+        self.streaks.append(list(streaks))
+        return super().one_picture_turned(crops, rows)
+
+
+def test_a_photo_smeared_is_judged_once_and_the_smear_turned_with_each_crop_and_the_levelled_photo(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Judged on the photo as taken (a levelled photo is resampled, which smooths it): the row's
+    crops, cut turned level, get the smear turned as they were (15 degrees), and the levelled
+    photo's the same; a crop cut level in the levelled photo, none more."""
+    from vision.deblur import Streak
+
+    image = np.zeros((400, 600, 3), np.uint8)
+    first, levelled = _tilted_row(image)
+    namer = _StreakNamer()
+    reader = TileReader(_Told(image.shape, first, levelled), namer, zoom=None)  # type: ignore[arg-type]
+    judged: list[np.ndarray] = []
+    monkeypatch.setattr(reader, "streak", lambda picture, dets: judged.append(picture) or Streak(0.0))
+    reader.read_levelled(image)
+    assert len(judged) == 1 and judged[0] is image
+    as_taken, level = namer.streaks
+    tilt = Upright().tilt(first)
+    assert {round(s.degrees, 3) for s in as_taken} == {round(tilt % 180, 3)}
+    assert {round(s.degrees, 3) for s in level} == {round(tilt % 180, 3)}
+    assert all(s.length == pytest.approx(5.0) for s in as_taken + level)
+
+
+def test_without_a_deblurred_look_no_photo_is_judged(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = np.zeros((400, 600, 3), np.uint8)
+    first, levelled = _tilted_row(image)
+    reader = TileReader(_Told(image.shape, first, levelled), _Namer(), zoom=None)  # type: ignore[arg-type]
+    monkeypatch.setattr(reader, "streak", lambda picture, dets: pytest.fail("judged without a look"))
+    reader.read_levelled(image)
