@@ -7,7 +7,8 @@ hand-named tiles (``tests/data/real_tiles.csv``), read as they are and changed t
 another phone or another player would change them: saved again as JPEG, turned upside down
 (a hand photographed from across the table) or a quarter (a phone held the other way: the
 reader reads it turned back, ``vision.upright``; ``--no-upright`` reads it as it is),
-scaled, dimmed, blurred (evenly, or along a line: a hand that moved), taken slanting, a
+scaled, dimmed, blurred (evenly, or along a line: a hand that moved, across or up, and along
+three other lines), taken slanting, a
 shadow across, lit by a lamp whose colour the phone left in (the reader turns its crops back
 to daylight, ``vision.balance``; ``--no-balance`` names them as they are), laid
 on a table two or three times its size (photographed from farther: the detector's zoom,
@@ -16,7 +17,9 @@ degrees (a phone not held level; the mean of either way), and turned a quarter a
 (the mean of the four). The boxes go along with the picture. Printed per condition:
 detector recall at IoU 0.5, tile accuracy on the true boxes, end to end, and whole hands
 read right (of the fully named ones). A hand is all of its tiles, so one slip in a row of
-16 loses it: the hand count moves most.
+16 loses it: the hand count moves most. ``--split none --codes none --real DIR`` reads every
+image of a YOLO folder named by its labels instead (rendered hand photos: a check that no
+real photo chose anything on).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mahjongero.commands._classifier import add_classifier_options, classifier_from  # noqa: E402
+from mahjongero.commands._classifier import NONE, add_classifier_options, classifier_from  # noqa: E402
 from mahjongero.commands._zoom import add_zoom_option, balance_from, upright_from, zoom_from  # noqa: E402
 from vision.balance import balanced  # noqa: E402
 from vision.deblur import line_blur  # noqa: E402
@@ -252,6 +255,8 @@ CHANGES: dict[str, Change | tuple[Change, ...]] = {  # a tuple: the mean over it
     "under a warm lamp (a little orange)": lit(A_LITTLE_WARM),
     "in the shade (blue)": lit(COOL),
     "shaken (blurred along 5 px, across or up)": (shaken(5), shaken(5, 90)),
+    "shaken along other lines (3 px at 45, 5 px at 30, 7 px at 135 degrees)": (shaken(3, 45), shaken(5, 30),
+                                                                               shaken(7, 135)),
     "taken slanting (the top a fifth narrower)": slanting(0.2),
     "a shadow across (a third of the light at one side)": shadowed(1 / 3),
     "from twice as far": tuple(farther(2, at) for at in PLACES),
@@ -291,8 +296,10 @@ def _score(reader: TileReader, truths: list[tuple[GroundTruth, np.ndarray]], cha
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--real", type=Path, default=REAL)
-    ap.add_argument("--split", type=Path, default=ROOT / "datasets" / "real-split.json")
-    ap.add_argument("--codes", type=Path, default=ROOT / "tests" / "data" / "real_tiles.csv")
+    ap.add_argument("--split", type=Path, default=ROOT / "datasets" / "real-split.json",
+                    help=f"JSON whose 'val' list names the photos ({NONE}: every image under --real)")
+    ap.add_argument("--codes", type=Path, default=ROOT / "tests" / "data" / "real_tiles.csv",
+                    help=f"CSV naming the tiles ({NONE}: as the labels' classes name them, as rendered scenes' do)")
     add_classifier_options(ap)  # --classifier, --second-look, --way-up (as mahjongero eval)
     ap.add_argument("--only", nargs="+", choices=list(CHANGES), help="these conditions only")
     add_zoom_option(ap)
@@ -300,8 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.real.is_dir():
         print(f"real photos not found at {args.real}")
         return 1
-    names = json.loads(args.split.read_text())["val"]
-    truths = [(gt, load_image(gt.image)) for gt in iter_dataset(args.real, names, args.codes)]
+    names = None if str(args.split) == NONE else json.loads(args.split.read_text())["val"]
+    codes = None if str(args.codes) == NONE else args.codes
+    truths = [(gt, load_image(gt.image)) for gt in iter_dataset(args.real, names, codes)]
     reader = TileReader(classifier=classifier_from(args), zoom=zoom_from(args), upright=upright_from(args),
                         balance=balance_from(args))
     for label, change in CHANGES.items():

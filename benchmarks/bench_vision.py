@@ -13,7 +13,8 @@ Run: ``.venv/bin/python benchmarks/bench_vision.py`` (``--quick`` for fewer repe
    ratio printed: this machine's speed wanders 1.1-1.5× between runs, and the peer's time
    shows whether a slow run was the machine. The table and the hand are read again with
    and without the classifier's second look, alternating, and what it costs printed (``second_look_*``); the same for the flower look at the crops
-   likely to be flowers (``flower_look_*``) and the number look (``number_look_*``); by
+   likely to be flowers (``flower_look_*``), the number look (``number_look_*``) and the
+   deblurred look (not served), as they are and shaken along 5 px (``deblurred_look_*``); by
    onnxruntime sessions whose threads spin during a run and stop after it (served) against
    ones that never spin (``spinning_*``, ``vision.onnx_runtime``); and by the detector
    shrinking a frame as served against by OpenCV's area resize alone (``shrink_*``,
@@ -52,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.tiles import Tile  # noqa: E402
 from vision.classifier import DEBLURRED_MOST, crop_boxes  # noqa: E402
+from vision.deblur import STREAK_LENGTH, line_blur  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.detector import TileDetector  # noqa: E402
 from vision.evaluation import iter_dataset, match  # noqa: E402
@@ -173,10 +175,14 @@ def look_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: 
 
 def deblur_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
                 repeats: int) -> dict[str, float]:
-    """The table and the hand photo read with the deblurred look (``vision.deblur``, not
-    served: ``--deblurred-look``) and as served, alternating: what it would cost."""
-    deblurred = TileReader(reader.detector, shipped_classifier(deblurred_most=DEBLURRED_MOST))
-    return alternating({"with": deblurred, "served": reader}, frame, hundred, hand, repeats, "deblurred_look")
+    """The table and the hand photo read with the deblurred look (``--deblurred-look``, not
+    served) and as served, alternating: as they are, where it costs only the judging whether
+    they look smeared, and shaken along 5 px (``deblurred_look_shaken_*``), where it reads up
+    to ``DEBLURRED_MOST`` crops again (``vision.deblur``)."""
+    readers = {"with": TileReader(reader.detector, shipped_classifier(deblurred_most=DEBLURRED_MOST)), "served": reader}
+    out = alternating(readers, frame, hundred, hand, repeats, "deblurred_look")
+    shaken_frame, shaken_hand = line_blur(frame, STREAK_LENGTH), line_blur(hand, STREAK_LENGTH)
+    return out | alternating(readers, shaken_frame, hundred, shaken_hand, repeats, "deblurred_look_shaken")
 
 
 def spinning_cost(reader: TileReader, frame: np.ndarray, hundred: Detections, hand: np.ndarray,
