@@ -70,7 +70,8 @@ def score_photo(args: argparse.Namespace, reader: Callable[[Any], Any] | None = 
     out: dict[str, Any] = {"photo": str(photo), "variant": variant, "tiles": reading.tiles_json(),
                            "hand": None, "waits": None, "score": None,
                            "doubts": [{"tile": str(i.tile), "box": list(i.box), "why": i.doubt}
-                                      for i in reading.doubtful]}
+                                      for i in reading.doubtful],
+                           "shaken": reading.shaken}
     code = _evaluate(args, reading, ruleset, out, Seat)
     if _arg(args, "annotate"):
         import cv2
@@ -157,6 +158,10 @@ def _print_text(out: dict[str, Any], reading: Any) -> None:
         w(f"hand: {out['hand']}\n")
     if out.get("problem"):
         w(f"note: {out['problem']}\n")
+    if out["shaken"]:
+        from vision.readings import SHAKEN_NOTE
+
+        w(f"note: {SHAKEN_NOTE}\n")
     if out["waits"]:
         w("waits: " + ", ".join(f"{x['tile']} ({x['name']})" for x in out["waits"]) + "\n")
     if out.get("breakdown"):

@@ -81,6 +81,20 @@ def test_a_short_hand_at_the_photos_edge_says_part_may_be_outside(tmp_path, caps
     assert "edge" not in json.loads(capsys.readouterr().out)["problem"]
 
 
+def test_a_shaken_photo_is_said_to_look_shaken(tmp_path, capsys) -> None:  # noqa: ANN001
+    from vision.deblur import line_blur
+    from vision.reader import TileReader
+
+    image, _ = hand_photo(HandLayout.parse("23m456p789s11z / [555s]^0 /"), size=(960, 720))
+    reader = TileReader()
+    for name, picture, shaken in (("sharp.png", image, False), ("shaken.png", line_blur(image, 5, 90), True)):
+        cv2.imwrite(str(tmp_path / name), picture)
+        score_photo(args(tmp_path / name), reader=reader)
+        assert json.loads(capsys.readouterr().out)["shaken"] is shaken
+        score_photo(args(tmp_path / name, json=False), reader=reader)
+        assert ("Hold the phone still" in capsys.readouterr().out) is shaken
+
+
 def test_looks_like_photo() -> None:
     assert looks_like_photo("x.jpeg") and not looks_like_photo("123m [555p]")
 

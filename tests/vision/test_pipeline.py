@@ -41,6 +41,25 @@ def test_read_hand_photo_from_a_file(photo) -> None:  # noqa: ANN001
     assert out.shape == image.shape and not np.array_equal(out, image)
 
 
+@pytest.mark.parametrize("degrees", [None, 0.0, 90.0])
+def test_a_hand_photo_shaken_along_a_line_is_said_to_look_shaken(photo, degrees: float | None) -> None:  # noqa: ANN001
+    from vision.deblur import line_blur
+    from vision.reader import TileReader
+
+    _, image, _ = photo
+    shaken = image if degrees is None else line_blur(image, 5, degrees)
+    reading = read_hand_photo(shaken, "visayan", reader=TileReader())
+    assert reading.shaken == (degrees is not None)
+    assert str(reading.to_hand()) == "123m456p789s1115z [777s] / 27f"  # read right all the same
+
+
+def test_a_reader_that_cannot_judge_says_no_photo_looks_shaken(photo) -> None:  # noqa: ANN001
+    from vision.deblur import line_blur
+
+    _, image, labels = photo
+    assert not read_hand_photo(line_blur(image, 5), "visayan", reader=lambda im: labels_to_detections(labels)).shaken
+
+
 def test_filipino_honours_are_flowers_only_outside_the_row(photo) -> None:  # noqa: ANN001
     path, _, labels = photo
     reading = read_hand_photo(path, "filipino", reader=lambda im: labels_to_detections(labels))

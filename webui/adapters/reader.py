@@ -51,6 +51,7 @@ class PhotoReading:
     melds: list[tuple[str, list[int]]] = field(default_factory=list)  # (brackets "[]" "()" "<>", indices)
     bonus: list[int] = field(default_factory=list)
     turned: bool = False  # read from the photo turned half round (boxes still in the photo's pixels)
+    shaken: bool = False  # the photo looks smeared along a line (vision.pipeline): worth taking again
 
     def hand_text(self) -> str:
         """The hand in the engine's notation, tiles in the order seen."""
@@ -189,7 +190,7 @@ def from_hand_reading(reading: Any, size: tuple[int, int]) -> PhotoReading:
     for i in getattr(reading, "others", ()):
         add(i, "other")
     w, h = getattr(reading, "image_size", None) or size
-    return PhotoReading(int(w), int(h), tiles, concealed, melds, bonus)
+    return PhotoReading(int(w), int(h), tiles, concealed, melds, bonus, shaken=bool(getattr(reading, "shaken", False)))
 
 
 @dataclass

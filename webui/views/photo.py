@@ -131,6 +131,7 @@ def result(pid: str) -> str:
         presets = []
     return render_template("photo_result.html", pid=pid, reading=reading, has_image=bool(ext),
                            analysis=analysis, problem=problem, edge=_edge_note(reading, analysis, ext),
+                           shaken=_shaken_note(reading),
                            variant=variant, options=options,
                            query=urlencode(options), flags=SITUATION_FLAGS, hand_text=hand_text,
                            variants=s.rules.variants(), presets=presets)
@@ -144,6 +145,13 @@ def _edge_note(reading: PhotoReading, analysis: Analysis | None, ext: str) -> st
 
     cut = reading.cut_by_edge()
     return f"{edge_note(len(cut))}. Take it again with the whole hand in view." if cut else ""
+
+
+def _shaken_note(reading: PhotoReading) -> str:
+    """A photo that looks smeared along a line (a hand that moved): ask for another."""
+    from vision.readings import SHAKEN_NOTE
+
+    return SHAKEN_NOTE if reading.shaken else ""
 
 
 @bp.get("/<pid>/image")

@@ -41,6 +41,15 @@ def test_vision_hand_reading_converts_with_regions_and_groups() -> None:
     assert [t.region for t in reading.tiles] == ["hand"] * 3 + ["meld"] * 4 + ["flower", "other"]
 
 
+def test_a_shaken_photo_is_kept_shaken_through_the_store_and_a_correction() -> None:
+    hr = HandReading(concealed=(TileItem(Tile.M1, (0.0, 0.0, 10.0, 14.0), 0.9),), image_size=(40, 20), shaken=True)
+    reading = from_hand_reading(hr, (1, 1))
+    assert reading.shaken and PhotoReading.from_json(reading.to_json()).shaken
+    assert reading.corrected(0, "2m").shaken and reading.turned_round().shaken
+    stored_before = '{"width": 4, "height": 2, "tiles": [], "concealed": [], "melds": [], "bonus": [], "turned": false}'
+    assert not PhotoReading.from_json(stored_before).shaken  # a reading stored before stop 64
+
+
 def test_rendered_photo_truth_matches_the_hand() -> None:
     data, truth = render_hand_photo(HANDS[0])
     assert data[:4] == b"\x89PNG"

@@ -229,6 +229,16 @@ def test_a_short_hand_reaching_the_photos_edge_is_said(client: FlaskClient, toke
     assert said == (left == 0.0)
 
 
+@pytest.mark.parametrize("shaken", [False, True])
+def test_a_photo_that_looks_shaken_is_asked_for_again(client: FlaskClient, token: str, reader: OracleReader,
+                                                      shaken: bool) -> None:
+    tiles = [ReadTile(code, (31.0 * k, 300.0, 30 + 31.0 * k, 340.0), 0.9) for k, code in enumerate(["1m", "2m", "3m"])]
+    data = reader.add(png_bytes(640, 480), PhotoReading(640, 480, tiles, [0, 1, 2], shaken=shaken))
+    page = verdict(client, upload(client, token, data).location)
+    assert ('id="shaken-note"' in page) == shaken
+    assert ("Hold the phone still and take it again" in page) == shaken
+
+
 def test_unknown_or_malicious_photo_ids(client: FlaskClient) -> None:
     assert client.get("/photo/AAAAAAAAAAAA").status_code == 400
     assert client.get("/photo/..%2F..%2Fetc%2Fpasswd").status_code in (400, 404)
