@@ -342,8 +342,9 @@ class TileClassifier:
         asked = _least_sure(probs, np.arange(len(probs)), DEBLUR_BELOW, self.deblurred_most).tolist()
         undone: dict[int, np.ndarray] = {}
         for i in asked:
-            streak = streak_of([_bgr(crops[i])], STREAKED_BELOW_ALONE) if streaks is None else streaks[i]
-            copy = unstreaked_shrunk(_bgr(crops[i]), streak) if streak is not None else None
+            crop = _bgr(crops[i])
+            streak = streak_of([crop], STREAKED_BELOW_ALONE) if streaks is None else streaks[i]
+            copy = unstreaked_shrunk(crop, streak) if streak is not None else None
             if copy is not None:
                 undone[i] = copy
         if not undone:

@@ -117,18 +117,13 @@ def unstreaked(image: np.ndarray, length: int = STREAK_LENGTH, degrees: float = 
     >>> unstreaked(smeared, 5)[32, 20:27].tolist()
     [211, 197, 57, 43, 57, 197, 211]
     """
-    return _undone(image, length, degrees, noise)
-
-
-def _undone(image: np.ndarray, length: int, degrees: float, noise: float) -> np.ndarray:
-    """``image`` undone along a streak, each plane through OpenCV's DFT (four times numpy's
-    speed on a tile's crop)."""
     h, w = image.shape[:2]
     if min(h, w) < 2 * length:
         return image
     line = _spectrum_of_line((h, w), length, degrees)
     power = line[:, :, 0] ** 2 + line[:, :, 1] ** 2 + noise
     inverse = np.dstack([line[:, :, 0] / power, -line[:, :, 1] / power])  # conj(H) / (|H|² + noise)
+    # each plane through OpenCV's DFT: four times numpy's speed on a tile's crop
     planes = [cv2.dft(p.astype(np.float32), flags=cv2.DFT_COMPLEX_OUTPUT) for p in cv2.split(image)]
     undone = [cv2.idft(cv2.mulSpectrums(p, inverse, 0), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE) for p in planes]
     out: np.ndarray = np.clip(cv2.merge(undone), 0, 255).astype(np.uint8).reshape(image.shape)
