@@ -21,6 +21,7 @@ from vision.regions import (
     TableLayout,
     TableRegions,
     TwoHandsError,
+    _PairLines,
     fit_lines,
     rows_of,
 )
@@ -165,6 +166,44 @@ def test_fit_lines_separates_touching_tilted_rows() -> None:
     b = a + np.array([-12.0, 40.0])  # the next row, touching
     rows = fit_lines(np.concatenate([a, b]), tol=12, reach=60)
     assert sorted(map(len, rows)) == [11, 11] and set(rows[0]) in (set(range(11)), set(range(11, 22)))
+
+
+def _best_line_afresh(sub: np.ndarray, tol: float, reach: float) -> np.ndarray | None:
+    """The oracle: ``fit_lines``'s best line as it was found until stop 65, every pair of
+    the points left and their distances worked out again each round."""
+    diff = sub[None, :, :] - sub[:, None, :]
+    dist = np.hypot(diff[..., 0], diff[..., 1])
+    ii, jj = np.nonzero(np.triu((dist < reach) & (dist > 0), 1))
+    if len(ii) == 0:
+        return None
+    dirs = diff[ii, jj] / dist[ii, jj, None]
+    normals = np.stack([-dirs[:, 1], dirs[:, 0]], 1)
+    off = np.abs(np.einsum("pk,pnk->pn", normals, sub[None, :, :] - sub[ii][:, None, :]))
+    inl = off < tol
+    counts, resid = inl.sum(1), np.where(inl, off, 0).sum(1)
+    k = int(np.lexsort((resid, -counts))[0])
+    return None if counts[k] < 2 else inl[k]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_pair_lines_pick_the_line_worked_out_afresh(seed: int, grid: bool) -> None:
+    """The candidate lines worked out once and looked up for the points still free pick
+    the same line as working them out again for those points, ties included (a grid of
+    touching tiles is full of them)."""
+    rng = np.random.default_rng(seed)
+    if grid:
+        x, y = np.meshgrid(np.arange(rng.integers(1, 12)) * 30.0, np.arange(rng.integers(1, 5)) * 40.0)
+        pts = np.stack([x.ravel(), y.ravel()], 1)
+    else:
+        pts = rng.uniform(0, 300, (int(rng.integers(2, 60)), 2))
+        pts = np.concatenate([pts, pts[: len(pts) // 4]])  # a box found twice
+    free = np.flatnonzero(rng.random(len(pts)) < 0.7)
+    tol, reach = float(rng.uniform(3, 15)), float(rng.uniform(20, 90))
+    want = _best_line_afresh(pts[free], tol, reach)
+    got = _PairLines(pts, reach).best(free, tol)
+    assert (got is None) == (want is None)
+    assert got is None or (want is not None and got.tolist() == want.tolist())
 
 
 def test_no_tiles() -> None:
