@@ -269,9 +269,11 @@ class TileDetector:
         return Detections(xyxy=xyxy, confidence=conf, face_up=face_up)
 
     def __call__(self, image: np.ndarray, imgsz: int | None = None,
-                 region: tuple[int, int, int, int] | None = None, flip: bool | None = None) -> Detections:
-        """Tiles in ``image``; ``imgsz`` overrides the input's long side for this call, and
-        ``flip`` whether it looks again mirrored (default: ``self.flip``).
+                 region: tuple[int, int, int, int] | None = None, flip: bool | None = None,
+                 conf: float | None = None) -> Detections:
+        """Tiles in ``image``; ``imgsz`` overrides the input's long side for this call,
+        ``flip`` whether it looks again mirrored (default: ``self.flip``), and ``conf`` the
+        confidence boxes are kept down to (default: ``self.conf``, the served one).
 
         ``region`` (x0, y0, x1, y1 in image pixels): look only there. The network input is
         the whole frame's, cut on its 32-pixel grid around the region, so a tile inside is
@@ -280,13 +282,14 @@ class TileDetector:
         x, lb = self.preprocess(image, imgsz)
         if region is not None:
             x, lb = _cut(x, lb, region)
+        keep = self.conf if conf is None else conf
         if not (self.flip if flip is None else flip):
-            return self.postprocess(self.model(x), lb, image.shape)
+            return self.postprocess(self.model(x), lb, image.shape, keep)
         mirrored = self.model(np.ascontiguousarray(x[:, :, :, ::-1])).copy()
         mirrored[:, 0] = x.shape[3] - mirrored[:, 0]  # box centres back to the frame's side
-        each = min(self.conf, FLIP_PASS_CONF)
+        each = min(keep, FLIP_PASS_CONF)
         seen, seen_mirrored = (self.postprocess(out, lb, image.shape, each) for out in (self.model(x), mirrored))
-        return fuse_views(seen, seen_mirrored, conf=self.conf)
+        return fuse_views(seen, seen_mirrored, conf=keep)
 
 
 def fuse_views(a: Detections, b: Detections, conf: float, match: float = FLIP_MATCH,

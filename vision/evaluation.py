@@ -229,10 +229,38 @@ def average_precision(records: list[tuple[float, bool]], n_gt: int) -> float:
 
 
 AP_CLASS_NAMES = {0: "face_up", 1: "back"}  # the detector's two classes, as ``Scores`` keys them
+# mAP is the area under the precision-recall curve of every box the detector gives; the
+# served confidence (0.2) cuts that curve off where the served boxes end, so mAP50 is also
+# counted from the boxes of the same pass kept down to the confidence ultralytics' ``val``
+# and COCO's evaluations keep them down to (``Scores.add``'s ``floored``).
+AP_FLOOR = 0.001
 
 
 SIDE_EDGES = (20, 30, 45, 70)  # px: a tile's short side, the buckets of ``Scores.by_side``
 SIDE_BUCKETS = ("under20px", "20-30px", "30-45px", "45-70px", "70px+")
+
+
+def _ap_records(gt: GroundTruth, det: Detections) -> list[tuple[float, bool, int]]:
+    """(confidence, true positive, class) of each box of ``det``, surest first within each
+    class (0 face up, 1 back), matched greedily to a free true box at IoU 0.5."""
+    records: list[tuple[float, bool, int]] = []
+    gcls = np.where(gt.face_up, 0, 1)
+    pcls = np.where(det.face_up, 0, 1)
+    for c in (0, 1):
+        g = gt.xyxy[gcls == c]
+        pi = np.flatnonzero(pcls == c)
+        pi = pi[np.argsort(-det.confidence[pi], kind="stable")]
+        used = np.zeros(len(g), bool)
+        ious = box_iou(det.xyxy[pi], g) if len(g) and len(pi) else np.zeros((len(pi), 0))
+        for k, p in enumerate(pi):
+            tp = False
+            if ious.shape[1]:
+                cand = np.where(used, -1, ious[k])
+                j = int(cand.argmax())
+                if cand[j] >= 0.5:
+                    used[j] = tp = True
+            records.append((float(det.confidence[p]), tp, c))
+    return records
 
 
 def side_bucket(side: float) -> str:
@@ -279,6 +307,8 @@ class Scores:
     photos_every_tile_right: int = 0  # and the other labelled tiles too
     hand_results: list[tuple[str, bool]] = field(default_factory=list)  # (image, read right)
     ap_records: list[tuple[float, bool, int]] = field(default_factory=list)  # (conf, tp, class)
+    # the same from the boxes of the pass the reader chose, kept down to AP_FLOOR (``add``'s ``floored``)
+    floor_records: list[tuple[float, bool, int]] = field(default_factory=list)
     gt_per_class: dict[int, int] = field(default_factory=dict)
     confusions: list[tuple[str, int, int]] = field(default_factory=list)  # (image, true, said)
     by_side: dict[str, list[int]] = field(default_factory=dict)  # size bucket -> [right, named] (face up)
@@ -286,10 +316,12 @@ class Scores:
     wrong_hands: list[tuple[str, list[tuple[int, int]]]] = field(default_factory=list)  # (image, [(true, said or -1)])
 
     def add(self, gt: GroundTruth, det: Detections, crop_codes: np.ndarray | None = None,
-            input_scale: float | None = None) -> None:
+            input_scale: float | None = None, floored: Detections | None = None) -> None:
         """One image's truth and reading; ``crop_codes``: the classifier's names for the true
         boxes; ``input_scale``: the detector's input pixels per image pixel, for recall by a
-        tile's size as the detector saw it."""
+        tile's size as the detector saw it; ``floored``: the boxes of the detector's pass
+        that gave ``det``, kept down to ``AP_FLOOR`` (``TileReader.pass_at``), for mAP50 as
+        ultralytics and COCO count it."""
         m = match(gt.xyxy, det.xyxy)
         if input_scale is not None:
             sides = (gt.xyxy[:, 2:] - gt.xyxy[:, :2]).min(1) * input_scale if len(gt.xyxy) else np.zeros(0)
@@ -304,7 +336,10 @@ class Scores:
         self.pred_matched += int((m >= 0).sum())
         for i in np.flatnonzero(m >= 0):
             self.face_right += int(det.face_up[m[i]] == gt.face_up[i])
-        self._add_ap(gt, det)
+        self._count_classes(gt)
+        self.ap_records.extend(_ap_records(gt, det))
+        if floored is not None:
+            self.floor_records.extend(_ap_records(gt, floored))
         known = gt.code >= 0
         ok = m >= 0
         self.coded += int(known.sum())
@@ -339,34 +374,21 @@ class Scores:
             tally[0] += int(crop_codes[i] == gt.code[i])
             tally[1] += 1
 
-    def _add_ap(self, gt: GroundTruth, det: Detections) -> None:
-        gcls = np.where(gt.face_up, 0, 1)
-        pcls = np.where(det.face_up, 0, 1)
-        for c in (0, 1):
-            g = gt.xyxy[gcls == c]
-            self.gt_per_class[c] = self.gt_per_class.get(c, 0) + len(g)
-            pi = np.flatnonzero(pcls == c)
-            pi = pi[np.argsort(-det.confidence[pi], kind="stable")]
-            used = np.zeros(len(g), bool)
-            ious = box_iou(det.xyxy[pi], g) if len(g) and len(pi) else np.zeros((len(pi), 0))
-            for k, p in enumerate(pi):
-                tp = False
-                if ious.shape[1]:
-                    cand = np.where(used, -1, ious[k])
-                    j = int(cand.argmax())
-                    if cand[j] >= 0.5:
-                        used[j] = tp = True
-                self.ap_records.append((float(det.confidence[p]), tp, c))
+    def _count_classes(self, gt: GroundTruth) -> None:
+        for c, n in enumerate(np.bincount(np.where(gt.face_up, 0, 1), minlength=2).tolist()):
+            self.gt_per_class[c] = self.gt_per_class.get(c, 0) + n
 
-    def ap50_by_class(self) -> dict[int, float]:
+    def ap50_by_class(self, floored: bool = False) -> dict[int, float]:
         """The 101-point interpolated AP at IoU 0.5 of each class with ground truth (0 face
-        up, 1 back): which of the two holds the mean down."""
-        return {c: average_precision([(r[0], r[1]) for r in self.ap_records if r[2] == c], n)
+        up, 1 back): which of the two holds the mean down. ``floored``: of the boxes kept
+        down to ``AP_FLOOR``."""
+        records = self.floor_records if floored else self.ap_records
+        return {c: average_precision([(r[0], r[1]) for r in records if r[2] == c], n)
                 for c, n in sorted(self.gt_per_class.items()) if n}
 
-    def map50(self) -> float:
+    def map50(self, floored: bool = False) -> float:
         """Mean over classes with ground truth of the 101-point interpolated AP at IoU 0.5."""
-        aps = list(self.ap50_by_class().values())
+        aps = list(self.ap50_by_class(floored).values())
         return float(np.mean(aps)) if aps else float("nan")
 
     def hands_interval(self, level: float = 0.95, draws: int = 2000, seed: int = 0) -> tuple[float, float]:
@@ -403,6 +425,9 @@ class Scores:
             "precision@0.5": r(self.pred_matched, self.pred),
             "mAP50": round(self.map50(), 4),
             **{f"AP50_{AP_CLASS_NAMES[c]}": round(ap, 4) for c, ap in self.ap50_by_class().items()},
+            **({f"mAP50_down_to_{AP_FLOOR}": round(self.map50(floored=True), 4),
+                **{f"AP50_{AP_CLASS_NAMES[c]}_down_to_{AP_FLOOR}": round(ap, 4)
+                   for c, ap in self.ap50_by_class(floored=True).items()}} if self.floor_records else {}),
             "face_accuracy": r(self.face_right, self.found),
             "coded_tiles": self.coded,
             "tile_accuracy_end_to_end": r(self.code_right, self.coded),

@@ -141,8 +141,18 @@ class TileReader:
         size = self.zoom.size(dets, image.shape, self.detector.imgsz) if self.zoom is not None else None
         if self.zoom is None or size is None:
             return dets, self.detector.imgsz
+        return self.pass_at(image, size), size
+
+    def pass_at(self, image: np.ndarray, size: int, conf: float | None = None) -> Detections:
+        """The detector's pass over ``image`` at input long side ``size`` as ``detect`` makes
+        it (the zoom's second pass looks at the photo mirrored too), its boxes kept down to
+        ``conf`` (default: the served confidence). ``mahjongero eval`` counts mAP50 again
+        from the boxes of the pass the reader chose, kept down to 0.001 as ultralytics and
+        COCO count it (``vision.evaluation.AP_FLOOR``)."""
+        if size == self.detector.imgsz or self.zoom is None:
+            return self.detector(image, size, conf=conf)
         # a zoom that does not mirror leaves it to the detector (``--flip`` mirrors every pass)
-        return self.detector(image, size, flip=True if self.zoom.flip else None), size
+        return self.detector(image, size, flip=True if self.zoom.flip else None, conf=conf)
 
     def classify(self, image: np.ndarray, dets: Detections, rows: BoxRows | None = None) -> Detections:
         """Name the face-up tiles of ``dets`` from crops of ``image``, cut along their rows

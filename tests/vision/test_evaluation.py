@@ -81,6 +81,22 @@ def test_map50_is_the_mean_of_the_two_classes_ap() -> None:
     assert out["mAP50"] == round((out["AP50_face_up"] + out["AP50_back"]) / 2, 4)
 
 
+def test_map50_down_to_the_floor_counts_the_tiles_found_under_the_served_confidence() -> None:
+    gt = GroundTruth(Path("x.jpg"), np.array([[0, 0, 10, 10], [20, 0, 30, 10.0]], np.float32),
+                     np.array([True, True]), np.array([4, 5]))
+    served = Detections(gt.xyxy[:1], np.array([0.9]), gt.face_up[:1])
+    # the same pass kept down to the floor: the second tile, found at 0.05, and a box on nothing
+    floored = Detections(np.array([[0, 0, 10, 10], [20, 0, 30, 10], [60, 0, 70, 10.0]], np.float32),
+                         np.array([0.9, 0.05, 0.01]), np.array([True, True, True]))
+    s = Scores()
+    s.add(gt, served, floored=floored)
+    out = s.summary()
+    assert s.gt_per_class == {0: 2, 1: 0}  # the truth counted once for both
+    assert out["mAP50"] < 0.6 and out["recall@0.5"] == 0.5
+    assert out["mAP50_down_to_0.001"] == out["AP50_face_up_down_to_0.001"] == 1.0  # both found before the stray box
+    assert "mAP50_down_to_0.001" not in Scores().summary()
+
+
 def test_codes_csv(tmp_path: Path) -> None:
     p = tmp_path / "c.csv"
     p.write_text("image,x1,y1,x2,y2,code\na.jpg,0,0,10,10,5m\na.jpg,20,0,30,10,7z\n")

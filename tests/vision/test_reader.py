@@ -49,6 +49,21 @@ def test_reads_the_rendered_images(reader: TileReader) -> None:
     assert s["tile_accuracy_on_gt_boxes"] >= 0.85, s
 
 
+def test_the_pass_kept_down_to_a_low_floor_holds_every_served_box_and_more(reader: TileReader) -> None:
+    """``pass_at`` is the pass ``detect`` served, zoomed or not; kept down to the mAP floor
+    it gives the served boxes first and less sure ones after (``mahjongero eval``'s
+    ``mAP50_down_to_0.001``)."""
+    for gt in iter_dataset(DATA):
+        image = load_image(gt.image)
+        served, size = reader.detect(image)
+        again = reader.pass_at(image, size)
+        assert np.array_equal(again.xyxy, served.xyxy) and np.array_equal(again.confidence, served.confidence)
+        floored = reader.pass_at(image, size, conf=0.001)
+        assert len(floored) > len(served) and floored.confidence.min() < reader.detector.conf
+        sure = floored.confidence >= reader.detector.conf
+        assert np.allclose(floored.xyxy[sure], served.xyxy)
+
+
 def test_empty_image_gives_no_tiles(reader: TileReader) -> None:
     out = reader(np.full((480, 640, 3), 90, np.uint8))
     assert len(out) <= 1
