@@ -161,13 +161,14 @@ def fit_lines(pts: np.ndarray, *, tol: float, reach: float, min_size: int = 2) -
         best = lines.best(remaining, tol)
         if best is None:
             break
-        mask = best
-        for _ in range(2):  # PCA refinement
-            d = _pca_direction(sub[mask])
-            mask = _inliers(sub, sub[mask].mean(0), d, tol)
+        mask, d = best, _pca_direction(sub[best])
+        first = d
+        for _ in range(2):  # PCA refinement; a mask that stays as it was keeps its fit
+            inliers = _inliers(sub, sub[mask].mean(0), d, tol)
+            if not np.array_equal(inliers, mask):
+                mask, d = inliers, _pca_direction(sub[inliers])
         if mask.sum() < min_size:
-            mask = best
-        d = _pca_direction(sub[mask])
+            mask, d = best, first
         chosen = remaining[mask]
         taken = set(chosen.tolist())
         for piece in _cut(pts, chosen, d, reach):
@@ -386,10 +387,11 @@ def rows_of(items: Sequence[TileItem], *, tol: float = 0.3, reach: float = 2.2) 
     pts = _centres(items)
     lines = fit_lines(pts, tol=tol * long_side, reach=reach * long_side)
     out = []
-    main = _reading_direction(_pca_direction(pts[lines[0]])) if len(lines[0]) >= 5 else None
-    for idx in lines:
+    fits = [_pca_direction(pts[idx]) if len(idx) >= 2 else np.array([1.0, 0.0]) for idx in lines]
+    main = _reading_direction(fits[0]) if len(lines[0]) >= 5 else None
+    for idx, fit in zip(lines, fits, strict=True):
         members = [items[i] for i in idx]
-        d = _reading_direction(_pca_direction(pts[idx]) if len(idx) >= 2 else np.array([1.0, 0.0]))
+        d = _reading_direction(fit)
         if main is not None and len(idx) <= 5 and abs(float(d @ main)) > 0.96:
             # a short row's own fit is pulled askew by a turned tile's offset centre;
             # rows near a long one's direction are parallel to it (melds along the hand)
@@ -1481,10 +1483,11 @@ class TableRegions:
                 discards.append(i)
             else:
                 outside.append(i)
+        hand_lines = self._hand_lines(hands)
         for row in rows_of(outside):
             for run in row.runs(self.group_gap):
                 side, _ = self._scaled_side(tuple(_centres(run.items).mean(0)), centre, wall_depth)
-                owner = self._owner(run, hands, long_side) or self.layout.seat_at(side)
+                owner = self._owner(run, hand_lines, long_side) or self.layout.seat_at(side)
                 by_seat[owner].extend(run.items)
         seats = {s: self._seat_reading(s, by_seat[s], hands.get(s, []), centre, long_side) for s in Seat}
         return TableReading(seats, tuple(discards), tuple(walls), (), image_size)
@@ -1510,8 +1513,16 @@ class TableRegions:
         return ("bottom" if dy > 0 else "top"), abs(dy)
 
     @staticmethod
-    def _owner(run: Row, hands: dict[Seat, list[TileItem]], long_side: float) -> Seat | None:
-        """The seat whose standing row a group lies in front of: parallel to it and nearest.
+    def _hand_lines(hands: dict[Seat, list[TileItem]]) -> dict[Seat, tuple[np.ndarray, np.ndarray]]:
+        """Each seat's standing row of 3 or more: its tiles' centres and its direction, fitted
+        once for every group ``_owner`` places."""
+        return {seat: (pts, _pca_direction(pts)) for seat, row in hands.items() if len(row) >= 3
+                for pts in [_centres(row)]}
+
+    @staticmethod
+    def _owner(run: Row, hand_lines: dict[Seat, tuple[np.ndarray, np.ndarray]], long_side: float) -> Seat | None:
+        """The seat whose standing row (``_hand_lines``) a group lies in front of: parallel
+        to it and nearest.
 
         Melds run past the row's ends toward the corners, where the sectors between seats
         would misjudge them; a group of two or more knows its direction, which settles it.
@@ -1519,11 +1530,7 @@ class TableRegions:
         best, score = None, 3.0 * long_side
         pts_run = _centres(run.items)
         c = pts_run.mean(0)
-        for seat, row in hands.items():
-            if len(row) < 3:
-                continue
-            pts = _centres(row)
-            d = _pca_direction(pts)
+        for seat, (pts, d) in hand_lines.items():
             if len(run) >= 2 and abs(float(run.direction @ d)) < 0.8:
                 continue  # across this seat's row: not its group
             mid = pts.mean(0)
