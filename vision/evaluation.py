@@ -375,6 +375,7 @@ class Scores:
             tally[1] += 1
 
     def _count_classes(self, gt: GroundTruth) -> None:
+        """Count the image's true tiles of each class (0 face up, 1 back) for the APs."""
         for c, n in enumerate(np.bincount(np.where(gt.face_up, 0, 1), minlength=2).tolist()):
             self.gt_per_class[c] = self.gt_per_class.get(c, 0) + n
 

@@ -1516,8 +1516,12 @@ class TableRegions:
     def _hand_lines(hands: dict[Seat, list[TileItem]]) -> dict[Seat, tuple[np.ndarray, np.ndarray]]:
         """Each seat's standing row of 3 or more: its tiles' centres and its direction, fitted
         once for every group ``_owner`` places."""
-        return {seat: (pts, _pca_direction(pts)) for seat, row in hands.items() if len(row) >= 3
-                for pts in [_centres(row)]}
+        lines = {}
+        for seat, row in hands.items():
+            if len(row) >= 3:
+                pts = _centres(row)
+                lines[seat] = (pts, _pca_direction(pts))
+        return lines
 
     @staticmethod
     def _owner(run: Row, hand_lines: dict[Seat, tuple[np.ndarray, np.ndarray]], long_side: float) -> Seat | None:
