@@ -64,6 +64,16 @@ def test_the_pass_kept_down_to_a_low_floor_holds_every_served_box_and_more(reade
         assert np.allclose(floored.xyxy[sure], served.xyxy)
 
 
+def test_cli_eval_counts_map50_from_the_served_boxes_and_down_to_the_floor(capsys: pytest.CaptureFixture[str]) -> None:
+    from mahjongero.cli import main
+
+    assert main(["eval", "--data", str(DATA), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["images"] == 3 and out["recall@0.5"] >= 0.85
+    assert out["mAP50_down_to_0.001"] >= out["mAP50"] > 0.5
+    assert {"AP50_face_up_down_to_0.001", "AP50_back_down_to_0.001"} <= set(out)
+
+
 def test_empty_image_gives_no_tiles(reader: TileReader) -> None:
     out = reader(np.full((480, 640, 3), 90, np.uint8))
     assert len(out) <= 1
