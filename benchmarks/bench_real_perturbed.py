@@ -1,6 +1,6 @@
 """How the real-photo figures hold when the held-out photos are taken a little differently.
 
-Run: ``.venv/bin/python benchmarks/bench_real_perturbed.py`` (about ten minutes on this 2-core machine; `--only` picks conditions).
+Run: ``.venv/bin/python benchmarks/bench_real_perturbed.py`` (about ten minutes on this 2-core machine; ``--only`` picks conditions).
 
 The 45 real validation photos (``datasets/real-split.json``, never trained on) with their
 hand-named tiles (``tests/data/real_tiles.csv``), read as they are and changed the way
