@@ -164,6 +164,26 @@ def _fail(action: Action, why: str) -> IllegalActionError:
     return IllegalActionError(f"{action}: {why}")
 
 
+def _liable_pays(result: WinResult, winner: Seat, liable: Seat | None) -> dict[Seat, Money]:
+    """The win's payments, with a ``liable`` seat other than the ``winner`` paying all the
+    winner gets (pay-for-all) where the scorer did not already charge it so.
+
+    >>> shared = WinResult(Money(6), "$", (), {Seat.EAST: Money(6), Seat.SOUTH: Money(-2),
+    ...                                        Seat.WEST: Money(-2), Seat.NORTH: Money(-2)})
+    >>> {seat.name: int(paid) for seat, paid in _liable_pays(shared, Seat.EAST, Seat.NORTH).items()}
+    {'EAST': 6, 'SOUTH': 0, 'WEST': 0, 'NORTH': -6}
+    >>> _liable_pays(shared, Seat.EAST, None) == shared.payments
+    True
+    """
+    payments = dict(result.payments)
+    won = payments.get(winner, Money(0))
+    if liable is not None and liable is not winner and won and payments.get(liable, 0) != -won:
+        payments = {p: Money(0) for p in Seat}
+        payments[liable] = -result.payments[winner]
+        payments[winner] = result.payments[winner]
+    return payments
+
+
 class Game:
     """One hand of a variant. Build with a variant name or ``GameRules``.
 
@@ -940,43 +960,84 @@ class Game:
             self._win(action, seat, drawn, None)
 
     def _win(self, action: Win, seat: Seat, tile: Tile | None, frm: Seat | None) -> None:
+        tong, scoped, nfnl_thrower = self._thrown_bonus(tile, frm)
+        thrown = tong and not scoped
         s = self._s
-        h = s.hands[seat]
+        if frm is not None and tile is not None and not tong and (not tile.is_playable or self.rules.is_bonus(tile)):
+            raise _fail(action, f"nobody wins on {tile_name(tile)}")
+        if self.rules.locked_discard and frm is not None and tile in s.discards[seat]:
+            raise _fail(action, f"locked discard: {seat} discarded {tile} before and may only win on it self-drawn")
+        self._reveal(action, seat, tile, frm)
+        counts, win_tile = self._winning_counts(action, seat, tile, frm, tong, scoped)
+        nfnl = not tong and self._nfnl_hand(seat, counts, win_tile)
+        complete = self._complete(seat, counts)
+        if not complete and not nfnl:
+            raise _fail(action, f"{format_tiles(Tile(t) for t in range(64) for _ in range(counts[t]))}"
+                        f" with {len(s.melds[seat])} meld(s) is not a winning hand")
+        self._close_deal(action)
+        hand = Hand(tuple(Tile(t) for t in range(64) for _ in range(counts[t])), tuple(s.melds[seat]),
+                    tuple(s.bonus[seat]))
+        liable = frm if thrown else self._liable(seat, win_tile, frm, hand)
+        situation = self._win_situation(seat, frm, liable, thrown, nfnl_thrower)
+        readings = [situation] if complete else []
+        if nfnl:  # 003: "The hand does not have to be valid"; a valid one is scored both ways
+            readings.append({**situation, "nfnl": True, "nfnl_pure": s.nfnl_pure[seat]})
+        result, situation = self._best_reading(action, hand, win_tile, seat, frm, readings)
+        payments = _liable_pays(result, seat, liable)
+        if frm is not None and tile is not None:
+            self._take_claimed(seat, tile, frm)
+        s.phase = Phase.OVER
+        s.last_discard = None
+        s.outcome = Outcome("win", seat, frm, frm is None, win_tile, result, payments, hand, situation)
+        self._announce_win(seat, tile, frm, result, payments)
+        self._jai_alai(seat, result)
+
+    def _thrown_bonus(self, tile: Tile | None, frm: Seat | None) -> tuple[bool, bool, bool]:
+        """Whether a claimed ``tile`` is a thrown bonus tile won on as Tổng; whether it counts
+        only within its joker's scope; and whether its thrower plays No Flowers, No Leaves."""
         tong = frm is not None and tile is not None and self.rules.discard_bonus_as_tong and (
             tile.is_flower or tile.is_vn_joker or tile.is_royalty)
         # 003: a thrown flower is a Tổng for any ready hand and its thrower pays for everyone; a
         # thrown joker is one "ONLY if the discarder is forming a No Flowers, No Leaves (NFNL)
         # hand" — otherwise it "can be called ... if it matches the suit": only within its scope.
         nfnl_thrower = bool(tong and frm is not None and tile is not None and tile.is_vn_joker
-                            and s.nfnl[frm])
+                            and self._s.nfnl[frm])
         scoped = bool(tong and tile is not None and tile.is_vn_joker and not nfnl_thrower)
-        thrown = tong and not scoped
-        if frm is not None and tile is not None and not tong and (not tile.is_playable or self.rules.is_bonus(tile)):
-            raise _fail(action, f"nobody wins on {tile_name(tile)}")
-        if self.rules.locked_discard and frm is not None and tile in s.discards[seat]:
-            raise _fail(action, f"locked discard: {seat} discarded {tile} before and may only win on it self-drawn")
-        # the concealed tiles shown at the win
-        if action.revealed is not None:
-            shown = Counter(action.revealed)
-            known = Counter({Tile(t): n for t, n in enumerate(h) if n})
-            if frm is not None and tile is not None:
-                known[tile] += 1
-            extra = shown - known
-            if any(n for n in (known - shown).values()):
-                raise _fail(action, f"{format_tiles(action.revealed)} leaves out tiles {seat} is known to hold")
-            if sum(extra.values()) != s.hidden[seat] or len(action.revealed) != sum(known.values()) + s.hidden[seat]:
-                held = sum(h) + s.hidden[seat]
-                plus = f" + the claimed {tile}" if frm is not None else ""
-                raise _fail(action, f"{seat} holds {held} concealed tiles{plus}, {len(action.revealed)} shown")
-            if self.mode is Mode.OBSERVED:
-                for t, n in extra.items():
-                    h[t] += n
-                s.hidden[seat] = 0
-                for t in extra:
-                    self._check_copies(action, t)
-        elif s.hidden[seat]:
-            raise _fail(action, f"show {seat}'s concealed tiles: the referee has not seen them")
-        counts = h[:]
+        return bool(tong), scoped, nfnl_thrower
+
+    def _reveal(self, action: Win, seat: Seat, tile: Tile | None, frm: Seat | None) -> None:
+        """Check the concealed tiles ``action`` shows at the win against what ``seat`` is known
+        to hold (plus a claimed ``tile``); observed, the unseen ones become known."""
+        s = self._s
+        h = s.hands[seat]
+        if action.revealed is None:
+            if s.hidden[seat]:
+                raise _fail(action, f"show {seat}'s concealed tiles: the referee has not seen them")
+            return
+        shown = Counter(action.revealed)
+        known = Counter({Tile(t): n for t, n in enumerate(h) if n})
+        if frm is not None and tile is not None:
+            known[tile] += 1
+        extra = shown - known
+        if any(n for n in (known - shown).values()):
+            raise _fail(action, f"{format_tiles(action.revealed)} leaves out tiles {seat} is known to hold")
+        if sum(extra.values()) != s.hidden[seat] or len(action.revealed) != sum(known.values()) + s.hidden[seat]:
+            held = sum(h) + s.hidden[seat]
+            plus = f" + the claimed {tile}" if frm is not None else ""
+            raise _fail(action, f"{seat} holds {held} concealed tiles{plus}, {len(action.revealed)} shown")
+        if self.mode is Mode.OBSERVED:
+            for t, n in extra.items():
+                h[t] += n
+            s.hidden[seat] = 0
+            for t in extra:
+                self._check_copies(action, t)
+
+    def _winning_counts(self, action: Win, seat: Seat, tile: Tile | None, frm: Seat | None,
+                        tong: bool, scoped: bool) -> tuple[list[int], Tile]:
+        """``seat``'s concealed counts with the winning tile, and that tile: a thrown bonus
+        tile won on as Tổng stands for the first tile the hand waits on (within its scope)."""
+        s = self._s
+        counts = s.hands[seat][:]
         if tile is not None and frm is not None and not tong:
             counts[tile] += 1
         win_tile = tile
@@ -995,15 +1056,12 @@ class Game:
             counts[win_tile] += 1
         if win_tile is None:
             raise _fail(action, "the winning tile is unknown: show it in the revealed tiles")
-        nfnl = not tong and self._nfnl_hand(seat, counts, win_tile)
-        complete = self._complete(seat, counts)
-        if not complete and not nfnl:
-            raise _fail(action, f"{format_tiles(Tile(t) for t in range(64) for _ in range(counts[t]))}"
-                        f" with {len(s.melds[seat])} meld(s) is not a winning hand")
-        self._close_deal(action)
-        hand = Hand(tuple(Tile(t) for t in range(64) for _ in range(counts[t])), tuple(s.melds[seat]),
-                    tuple(s.bonus[seat]))
-        liable = frm if thrown else self._liable(seat, win_tile, frm, hand)
+        return counts, win_tile
+
+    def _win_situation(self, seat: Seat, frm: Seat | None, liable: Seat | None, thrown: bool,
+                       nfnl_thrower: bool) -> dict[str, Any]:
+        """What the scorer is told about how ``seat`` won (beside the hand itself)."""
+        s = self._s
         situation: dict[str, Any] = {
             "turn": s.draws[seat], "discards_before_win": len(s.discards[seat]),
             "kang_replacement": frm is None and s.source == "replacement",
@@ -1017,9 +1075,12 @@ class Game:
                 situation["discarder_nfnl"] = True
         if self.rules.plays("jai_alai"):
             situation["jai_alai"] = self.jai_alai[seat]  # markers held before this win
-        readings = [situation] if complete else []
-        if nfnl:  # 003: "The hand does not have to be valid"; a valid one is scored both ways
-            readings.append({**situation, "nfnl": True, "nfnl_pure": s.nfnl_pure[seat]})
+        return situation
+
+    def _best_reading(self, action: Win, hand: Hand, win_tile: Tile, seat: Seat, frm: Seat | None,
+                      readings: list[dict[str, Any]]) -> tuple[WinResult, dict[str, Any]]:
+        """The score of the reading of the win (``readings``) that pays ``seat`` most, and
+        that reading; a win no reading scores is refused with the scorer's reason."""
         best: tuple[WinResult, dict[str, Any]] | None = None
         problem: ValueError | None = None
         for reading in readings:
@@ -1035,25 +1096,23 @@ class Game:
                 best = (scored, reading)
         if best is None:
             raise _fail(action, f"not a valid win: {problem}") from None
-        result, situation = best
-        payments = dict(result.payments)
-        won = payments.get(seat, Money(0))
-        if liable is not None and liable is not seat and won and payments.get(liable, 0) != -won:
-            payments = {p: Money(0) for p in Seat}  # pay-for-all: the liable seat pays everything
-            payments[liable] = -result.payments[seat]
-            payments[seat] = result.payments[seat]
-        if frm is not None and tile is not None:
-            if s.rob:  # robbing the kong: the added tile leaves the kang, which is a pung again
-                melds = s.melds[frm]
-                i = next(i for i, m in enumerate(melds) if m.kind is MeldKind.ADDED_KANG and m.base == tile)
-                melds[i] = Meld(MeldKind.PUNG, (tile,) * 3, melds[i].called, melds[i].from_seat)
-                s.rob = False
-            else:
-                s.pool.pop()
-            h[tile] += 1  # the claimed discard joins the winner's shown hand
-        s.phase = Phase.OVER
-        s.last_discard = None
-        s.outcome = Outcome("win", seat, frm, frm is None, win_tile, result, payments, hand, situation)
+        return best
+
+    def _take_claimed(self, seat: Seat, tile: Tile, frm: Seat) -> None:
+        """The claimed discard (or the added tile robbed from ``frm``'s kang) joins ``seat``'s
+        shown hand."""
+        s = self._s
+        if s.rob:  # robbing the kong: the added tile leaves the kang, which is a pung again
+            melds = s.melds[frm]
+            i = next(i for i, m in enumerate(melds) if m.kind is MeldKind.ADDED_KANG and m.base == tile)
+            melds[i] = Meld(MeldKind.PUNG, (tile,) * 3, melds[i].called, melds[i].from_seat)
+            s.rob = False
+        else:
+            s.pool.pop()
+        s.hands[seat][tile] += 1
+
+    def _announce_win(self, seat: Seat, tile: Tile | None, frm: Seat | None, result: WinResult,
+                      payments: dict[Seat, Money]) -> None:
         how = "self-drawn" if frm is None else f"on {frm}'s {tile_name(tile)}"  # type: ignore[arg-type]
         word = (" by búnot" if frm is None else " by tódas") if self.rules.dealer_keeps_when_winning else ""
         pats = ", ".join(n for n, _ in result.patterns)
@@ -1062,7 +1121,6 @@ class Game:
         for inst in result.instants:
             self._say("instant", seat, f"{inst.name} — {payments_text(inst.payments, result.currency)}",
                       dict(inst.payments), inst.name)
-        self._jai_alai(seat, result)
 
     def _nfnl_hand(self, seat: Seat, counts: list[int], win_tile: Tile) -> bool:
         """003's No-Flowers-No-Leaves: a seat dealt no flower, that laid no flower or joker
