@@ -236,3 +236,40 @@ def test_a_chow_whose_called_tile_is_misread_is_announced_by_its_runner_up() -> 
     assert isinstance(events[0], MeldSeen) and events[0].called is Tile.S6
     shown = det.as_announced(TableReading({Seat.EAST: SeatReading(Seat.EAST, melds=(chow,))}))
     assert shown.seat(Seat.EAST).melds[0].tiles == (Tile.S6, Tile.S7, Tile.S8)  # the overlay as announced
+
+
+def test_events_as_json_carry_what_the_live_page_shows() -> None:
+    """The live page's event list is built from ``as_json``: tiles by their notation, a meld
+    by its kind, the called tile and its discarder; a field left unset is left out."""
+    discard = DiscardSeen(Seat.EAST, 1.23456, Tile.M1, track=4).as_json()
+    assert discard == {"event": "discard", "seat": "East", "time": 1.235, "tile": "1m",
+                       "text": "East discards 1m (1 characters)"}
+    chow = MeldSeen(Seat.SOUTH, 2.0, MeldKind.CHOW, (Tile.S6, Tile.S7, Tile.S8), Tile.S6, Seat.EAST).as_json()
+    assert chow["event"] == "meld" and chow["meld"] == MeldKind.CHOW.value
+    assert chow["tiles"] == ["6s", "7s", "8s"] and chow["called"] == "6s" and chow["from_seat"] == "East"
+    kang = KangSeen(Seat.WEST, 3.0, MeldKind.CONCEALED_KANG, (Tile.P5,) * 4).as_json()
+    assert kang["event"] == "kang" and "called" not in kang and "from_seat" not in kang
+
+
+def test_the_referee_feed_names_each_kind_of_kang() -> None:
+    from engine.game import AddedKang, ConcealedKang, Kang
+
+    feed = RefereeFeed(Game("filipino", mode="observed"))
+    four = (Tile.P5,) * 4
+    assert feed.action(KangSeen(Seat.WEST, 0.0, MeldKind.KANG, four)) == Kang(Seat.WEST)
+    assert feed.action(KangSeen(Seat.WEST, 0.0, MeldKind.CONCEALED_KANG, four)) == ConcealedKang(Seat.WEST, Tile.P5)
+    assert feed.action(KangSeen(Seat.WEST, 0.0, MeldKind.ADDED_KANG, four)) == AddedKang(Seat.WEST, Tile.P5)
+
+
+def test_an_implied_draw_is_taken_back_when_the_event_is_still_refused() -> None:
+    """The camera missed South's draw, then saw a concealed kang of a tile East has just
+    discarded: a fifth copy. The feed pushes the implied draw, the referee refuses the kang,
+    and the game is as it was, the draw undone too."""
+    game = Game("filipino", mode="observed")
+    feed = RefereeFeed(game)
+    assert feed(DiscardSeen(Seat.EAST, 0.0, Tile.M1)) is None
+    before, moves, said = game.state_key(), len(game.history), len(feed.announcements)
+    why = feed(KangSeen(Seat.SOUTH, 1.0, MeldKind.CONCEALED_KANG, (Tile.M1,) * 4))
+    assert why is not None and "1m" in why
+    assert game.state_key() == before and len(game.history) == moves and len(feed.announcements) == said
+    assert feed(DiscardSeen(Seat.SOUTH, 2.0, Tile.P9)) is None  # the game goes on from there
