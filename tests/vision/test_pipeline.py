@@ -82,6 +82,13 @@ def test_not_an_image(tmp_path) -> None:  # noqa: ANN001
         read_hand_photo(bad, "filipino", reader=lambda im: Detections.empty())
 
 
+
+@pytest.mark.parametrize("shape", [(200, 300), (0, 300, 3), (200, 0, 3)])
+def test_an_array_that_is_no_colour_picture_is_refused_by_its_shape(shape: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError, match=rf"not a colour image: array of shape \({shape[0]}, {shape[1]}"):
+        read_hand_photo(np.zeros(shape, np.uint8), "filipino", reader=lambda im: Detections.empty())
+
+
 class ScriptedCamera:
     """A camera showing the scripted table's frames; it is unplugged for a while mid-game."""
 

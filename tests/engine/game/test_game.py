@@ -191,6 +191,35 @@ def test_bad_input_is_refused_and_leaves_the_game_untouched() -> None:
     assert g.state_key() == key
 
 
+
+def test_each_refusal_names_the_offending_action_and_value() -> None:
+    """Refusals at a turn, after a discard and after a claim: each message quotes the action
+    and what is wrong with it, and the game is as it was."""
+    g = staged()
+    with pytest.raises(IllegalActionError, match="^'E discard 1m' is not an action$"):
+        g.push("E discard 1m")  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="the hand is not over yet"):
+        g.next_deal()
+    staged_refusals = [
+        ([], DeclareFlower(E, Tile.M1), "^E flower 1m: 1m is not a bonus tile in filipino mahjong$"),
+        ([], ConcealedKang(E, Tile.RED), "^E secret 7z: 7z cannot form a kang$"),
+        ([Discard(E, Tile.P1)], Draw(W), "^W draw: after East's discard it is South who draws$"),
+        ([Discard(E, Tile.P1)], Draw(S, Tile.M1), "^S draw 1m: the wall's next tile is not 1m$"),
+        ([Discard(E, Tile.P1)], Chow(S, Tile.P5), "^S chow 5p: 567p with 1p is not a chow$"),
+        ([Discard(E, Tile.P1)], Win(E), "^E win: East cannot win on their own discard$"),
+        ([Discard(E, Tile.P1), Chow(S, Tile.P1)], ConcealedKang(S, Tile.P2),
+         "^S secret 2p: after claiming a discard you must discard, not declare a secret$"),
+    ]
+    for before, action, why in staged_refusals:
+        g = staged()
+        for done in before:
+            g.push(done)
+        key, moves = g.state_key(), len(g.history)
+        with pytest.raises(IllegalActionError, match=why):
+            g.push(action)
+        assert g.state_key() == key and len(g.history) == moves, action
+
+
 def test_legal_actions_are_exactly_the_pushable_ones() -> None:
     g = staged()
     g.push(Discard(E, Tile.P5))

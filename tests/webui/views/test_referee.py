@@ -75,7 +75,10 @@ def test_refused_event_says_why_and_changes_nothing(client: FlaskClient, token: 
                          ({"kind": "discard", "seat": "Q", "tiles": "5p"}, "unknown seat"),
                          ({"kind": "juggle", "seat": "E", "tiles": "5p"}, "unknown event"),
                          ({"kind": "discard", "seat": "W", "tiles": "5q"}, "5q"),
-                         ({"kind": "win", "seat": "E", "hand": "123m"}, "E win")]:
+                         ({"kind": "win", "seat": "E", "hand": "123m"}, "E win"),
+                         ({"kind": "discard", "seat": "W", "tiles": ""}, "a discard needs a tile, e.g. 5p"),
+                         ({"kind": "chow", "seat": "N", "tiles": "56p"}, "a chow needs 3 tiles, got &#39;56p&#39;"),
+                         ({"kind": "win", "seat": "N", "hand": ""}, "type the winner&#39;s whole hand")]:
         resp = client.post("/referee/event", data={"csrf_token": token, **bad})
         assert resp.status_code == 400 and message in resp.get_data(as_text=True), bad
         assert "Traceback" not in resp.get_data(as_text=True)
