@@ -132,6 +132,25 @@ def test_bad_input_is_refused() -> None:
         rs.score("12589m369p12457s", win_tile="1s", winner="E", self_drawn=True, nfnl=True)
 
 
+
+NFNL_HAND = "12589m369p112457s"  # 003's No Flowers No Leaves: no honours, jokers or flowers
+
+
+@pytest.mark.parametrize(("hand", "tile", "how", "why"), [
+    (NFNL_HAND + " / 1f", "1s", {"self_drawn": True}, "shows flowers '1f'"),
+    (NFNL_HAND, "1z", {"self_drawn": True}, "goes out only on a suit tile, not 1z"),
+    (NFNL_HAND, "3s", {"self_drawn": True}, "win tile 3s is not in the hand"),
+    (NFNL_HAND, "1s", {"self_drawn": True, "discarder": "S"}, "either self_drawn=True or the discarder"),
+    (NFNL_HAND, "1s", {"discarder": "E"}, "the discarder East cannot be the winner"),
+])
+def test_a_no_flowers_no_leaves_claim_that_breaks_its_terms_is_refused(hand: str, tile: str, how: dict[str, Any],
+                                                                        why: str) -> None:
+    rs = find_ruleset("vietnamese")
+    assert rs.score(NFNL_HAND, win_tile="1s", winner="E", self_drawn=True, nfnl=True).total > 0  # as dealt: valid
+    with pytest.raises(scoring.InvalidWinError, match=why):
+        rs.score(hand, win_tile=tile, winner="E", nfnl=True, **how)
+
+
 # -- properties --------------------------------------------------------------------------------
 def _random_hand(rng: random.Random) -> tuple[Hand, Tile]:
     """A random complete hand (four sets, some declared, and a pair), sometimes with a joker
