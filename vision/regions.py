@@ -1146,63 +1146,27 @@ class HandRegions:
 
     def _groups(self, hand: Row, runs: list[Row], short: float, long_side: float,
                 image_size: tuple[int, int] | None = None) -> tuple[list[MeldReading], list[TileItem], list[TileItem]]:
+        """The melds, flowers and other tiles of ``runs``, the runs of touching tiles beside
+        the ``hand`` row (``short``: a tile's short side; ``long_side``: its long one)."""
         melds: list[MeldReading] = []
         flowers: list[TileItem] = []
         others: list[TileItem] = []
         hand_area = float(np.median(_areas(hand.items)))
         reach = max(8.0, 24.0 - len(hand)) * short  # melds can run far past a short concealed row
-        lo = hand.proj[0] - reach
-        hi = hand.proj[-1] + reach
+        span = (hand.proj[0] - reach, hand.proj[-1] + reach)
         lone: list[Row] = []  # lone flowers, placed once every meld is known (see below)
         reading = _reading_order(runs, long_side)
         for run in reading:
-            pts = _centres(run.items)
-            across = hand.off_line(pts)
-            along = pts @ hand.direction
-            backs = sum(not i.face_up for i in run.items)
-            parallel = len(run) < 2 or abs(float(run.direction @ hand.direction)) > 0.87  # within 30°
-            farthest = float(across.max()) / long_side
-            near = bool(np.all((along > lo) & (along < hi))) and (
-                farthest < self.near or (farthest < self.meld_near and self._face_up_melds(run)))
-            if not (near and parallel) or (len(run) >= 5 and backs >= 0.6 * len(run)):
-                others.extend(run.items)  # far away, askew (scattered discards), or a wall
+            if not self._by_the_hand(run, hand, span, long_side) or self._too_small(run, hand, hand_area):
+                others.extend(run.items)  # far, askew (scattered discards), a wall, or dice and coins
                 continue
-            if self._too_small(run, hand, hand_area):
-                others.extend(run.items)  # too small for a tile by the hand: dice, a coin
-                continue
-            turned = run.turned()
-            all_bonus = all(i.face_up and self.is_bonus(i.tile) for i in run.items)
-            if all_bonus and len(run) == 1:
+            if len(run) == 1 and run.items[0].face_up and self.is_bonus(run.items[0].tile):
                 lone.append(run)
                 continue
-            bonus = [k for k, i in enumerate(run.items) if i.face_up and self.is_bonus(i.tile)]
-            flowers.extend(run.items[k] for k in bonus)
-            keep = [k for k in range(len(run)) if k not in bonus]
-            if not keep:
-                continue
-            if len(keep) < 3:
-                others.extend(run.items[k] for k in keep)
-                continue
-            pieces = _split_melds([run.items[k] for k in keep], [bool(turned[k]) for k in keep])
-            if not all(map(_valid, pieces)):
-                fewer = _melds_without_one([run.items[k] for k in keep], [bool(turned[k]) for k in keep],
-                                           self.meld_second_box, self.end_back_aside, self.meld_weak_box)
-                if fewer is not None:
-                    pieces, spare = fewer
-                    others.append(spare)
-            gap = float(np.min(np.hypot(*(_centres(hand.items)[:, None, :] - pts[None]).transpose(2, 0, 1))))
-            if self._weak_and_invalid(pieces):
-                others.extend(run.items[k] for k in keep)  # weakly boxed and no meld: tiles lying about
-                continue
-            if not any(_valid(p) for p in pieces) and gap > self.meld_reach * long_side:
-                others.extend(run.items[k] for k in keep)  # no meld, and not right by the hand: tiles lying about
-                continue
-            # a surely boxed, misread meld by the hand stays for the player to correct; face-down tiles that
-            # form no concealed kang are no meld to correct (the wall, a stack behind the row)
-            stray = [p for p in pieces if (not _valid(p) or self._in_wall(p, runs, long_side, image_size))
-                     and any(not i.face_up for i in p.items)]
-            others.extend(i for p in stray for i in p.items)
-            melds.extend(p for p in pieces if p not in stray)
+            run_melds, run_flowers, run_others = self._melds_of_run(run, hand, runs, long_side, image_size)
+            melds += run_melds
+            flowers += run_flowers
+            others += run_others
         strays = self._strays_by_the_hand(others, hand, melds, long_side, hand_area)  # lone ones: below
         flowers += strays
         others = [i for i in others if not any(i is s for s in strays)]
@@ -1215,6 +1179,53 @@ class HandRegions:
         order = {id(item): k for k, item in enumerate(i for run in reading for i in run.items)}
         flowers.sort(key=lambda item: order[id(item)])  # in reading order, as laid
         return melds, flowers, others
+
+    def _by_the_hand(self, run: Row, hand: Row, span: tuple[float, float], long_side: float) -> bool:
+        """Whether ``run`` lies by the ``hand`` row, along it within ``span`` (from, to along
+        the row), near it (``near``, face-up melds ``meld_near``) and parallel to it, and is
+        no wall (5 or more, most of them face down)."""
+        pts = _centres(run.items)
+        along = pts @ hand.direction
+        parallel = len(run) < 2 or abs(float(run.direction @ hand.direction)) > 0.87  # within 30°
+        farthest = float(hand.off_line(pts).max()) / long_side
+        near = bool(np.all((along > span[0]) & (along < span[1]))) and (
+            farthest < self.near or (farthest < self.meld_near and self._face_up_melds(run)))
+        wall = len(run) >= 5 and sum(not i.face_up for i in run.items) >= 0.6 * len(run)
+        return near and parallel and not wall
+
+    def _melds_of_run(self, run: Row, hand: Row, runs: list[Row], long_side: float,
+                      image_size: tuple[int, int] | None) -> tuple[list[MeldReading], list[TileItem], list[TileItem]]:
+        """The melds, flowers and other tiles of one ``run`` by the ``hand`` row: its bonus
+        tiles are flowers, the rest split into melds, mended by leaving one box out where
+        they make none; no meld at all (or weakly boxed, or off the hand) is tiles lying
+        about."""
+        turned = run.turned()
+        bonus = [k for k, i in enumerate(run.items) if i.face_up and self.is_bonus(i.tile)]
+        flowers = [run.items[k] for k in bonus]
+        keep = [k for k in range(len(run)) if k not in bonus]
+        rest = [run.items[k] for k in keep]
+        if len(keep) < 3:
+            return [], flowers, rest
+        others: list[TileItem] = []
+        pieces = _split_melds(rest, [bool(turned[k]) for k in keep])
+        if not all(map(_valid, pieces)):
+            fewer = _melds_without_one(rest, [bool(turned[k]) for k in keep],
+                                       self.meld_second_box, self.end_back_aside, self.meld_weak_box)
+            if fewer is not None:
+                pieces, spare = fewer
+                others.append(spare)
+        pts = _centres(run.items)
+        gap = float(np.min(np.hypot(*(_centres(hand.items)[:, None, :] - pts[None]).transpose(2, 0, 1))))
+        if self._weak_and_invalid(pieces):
+            return [], flowers, others + rest  # weakly boxed and no meld: tiles lying about
+        if not any(_valid(p) for p in pieces) and gap > self.meld_reach * long_side:
+            return [], flowers, others + rest  # no meld, and not right by the hand: tiles lying about
+        # a surely boxed, misread meld by the hand stays for the player to correct; face-down tiles that
+        # form no concealed kang are no meld to correct (the wall, a stack behind the row)
+        stray = [p for p in pieces if (not _valid(p) or self._in_wall(p, runs, long_side, image_size))
+                 and any(not i.face_up for i in p.items)]
+        others.extend(i for p in stray for i in p.items)
+        return [p for p in pieces if p not in stray], flowers, others
 
 
 def cut_share(box: Sequence[float], nextdoor: Sequence[float], image_size: tuple[int, int],
