@@ -36,6 +36,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
+def split_names(path: Path) -> list[str]:
+    """The image names of a split file's ``val`` list, or a ValueError that names the file."""
+    try:
+        names = json.loads(path.read_text("utf-8"))["val"]
+    except FileNotFoundError:
+        raise ValueError(f"--split {str(path)!r}: no such file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError, KeyError) as exc:
+        raise ValueError(f"--split {str(path)!r}: not a JSON object with a 'val' list of image names ({exc!r})") from None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"--split {str(path)!r}: its 'val' is not a list of image names")
+    return names
+
+
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -54,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--crops {args.crops!r} is not a folder")
         clf = classifier_from(args, crops=True)
         score = crops_accuracy(clf, Path(args.crops))
+        if not score.items:
+            raise ValueError(f"--crops {args.crops!r} holds no crops (a folder of <code>/*.png, as `synth crops` writes)")
         print(json.dumps(score.summary(), indent=1))
         if args.confusions:
             for path, true, said in score.misread:
@@ -69,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     root = Path(args.data)
     if not root.is_dir():
         raise ValueError(f"--data {args.data!r} is not a folder")
-    names = json.loads(Path(args.split).read_text())["val"] if args.split else None
+    names = split_names(Path(args.split)) if args.split else None
     reader = TileReader(detector_from(args), classifier_from(args), zoom=zoom_from(args), upright=upright_from(args),
                         balance=balance_from(args))
     scores = Scores()
@@ -89,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
             truth = Detections(gt.xyxy.astype(np.float32), np.ones(len(gt.xyxy), np.float32), gt.face_up.astype(bool))
             crop_codes = reader.classify(image, truth).code
         scores.add(gt, det, crop_codes, input_scale=letterbox_scale(image.shape, size), floored=floored)
+    if not scores.images:
+        which = "no images" if names is None else f"none of the {len(names)} images --split names"
+        raise ValueError(f"--data {args.data!r} holds {which} (a YOLO folder: images/ and labels/)")
     summary = scores.summary()
     if args.json:
         print(json.dumps(summary, indent=1))

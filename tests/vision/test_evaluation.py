@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -229,6 +230,30 @@ def test_eval_crops_prints_accuracy_and_draws_the_misread(tmp_path: Path, capsys
     misread = 3 - round(summary["accuracy"] * 3)
     assert out.count(" read as ") == misread
     assert len(list((tmp_path / "sheets").glob("misread-*.png"))) == (1 if misread else 0)
+
+
+
+@pytest.mark.parametrize(("args", "why"), [
+    (["--crops", "{empty}"], "holds no crops"),
+    (["--data", "{empty}"], "holds no images"),
+    (["--data", "{empty}", "--split", "{split}"], "holds none of the 2 images --split names"),
+    (["--data", "{empty}", "--split", "{empty}/missing.json"], "--split '.*missing.json': no such file"),
+    (["--data", "{empty}", "--split", "{bad}"], "not a JSON object with a 'val' list"),
+])
+def test_eval_on_nothing_to_measure_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            args: list[str], why: str) -> None:
+    """An empty folder or a wrong split file measures nothing: an error naming it (exit 2),
+    not a row of NaNs or a traceback."""
+    from mahjongero.cli import main
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (tmp_path / "split.json").write_text('{"val": ["a.jpg", "b.jpg"]}')
+    (tmp_path / "bad.json").write_text('{"train": []}')
+    paths = {"empty": str(empty), "split": str(tmp_path / "split.json"), "bad": str(tmp_path / "bad.json")}
+    assert main(["eval", *(a.format(**paths) for a in args)]) == 2
+    captured = capsys.readouterr()
+    assert re.search(why, captured.err) and not captured.out
 
 
 def test_recall_by_the_tiles_size_at_the_detectors_input() -> None:

@@ -15,7 +15,11 @@ from typing import Any
 from vision.training.env import setup
 
 __all__ = ["TrainConfig", "DETECTOR_AUGMENT", "train_detector", "train_classifier", "export_onnx", "add_features_output",
-           "last_checkpoint"]
+           "last_checkpoint", "TrainDataError", "check_data"]
+
+
+class TrainDataError(ValueError):
+    """Training data that is not there or not in the form the model trains from."""
 
 
 @dataclass(frozen=True)
@@ -51,11 +55,31 @@ def last_checkpoint(run_dir: Path) -> Path | None:
     return p if p.is_file() else None
 
 
+def check_data(data: Path, classifier: bool) -> None:
+    """Refuse, naming it, training ``data`` that is not there: a detector trains from a YOLO
+    ``data.yaml``, a classifier from a folder with ``train/<code>/`` crops. Said before the
+    minutes ultralytics takes to start, not in its traceback after them.
+
+    >>> check_data(Path("no-such.yaml"), classifier=False)
+    Traceback (most recent call last):
+    ...
+    vision.training.train.TrainDataError: --data 'no-such.yaml': no such file (a detector trains from a YOLO data.yaml)
+    """
+    if classifier and not (data / "train").is_dir():
+        what = "no such folder" if not data.exists() else "no train/ folder in it"
+        raise TrainDataError(f"--data {str(data)!r}: {what} (a classifier trains from train/<code>/*.png crops)")
+    if not classifier and not data.is_file():
+        what = "no such file" if not data.exists() else "not a file"
+        raise TrainDataError(f"--data {str(data)!r}: {what} (a detector trains from a YOLO data.yaml)")
+
+
 def _fit(cfg: TrainConfig, default_model: str, overrides: dict[str, Any]) -> Path:
+    last = last_checkpoint(cfg.run_dir)
+    if last is None:  # a run resumed trains from the data its checkpoint names
+        check_data(cfg.data, classifier=default_model.endswith("-cls.yaml"))
     setup(cfg.threads)
     from ultralytics import YOLO  # type: ignore[attr-defined]
 
-    last = last_checkpoint(cfg.run_dir)
     if last is not None:
         print(f"resuming {last}", flush=True)
         model = YOLO(str(last))

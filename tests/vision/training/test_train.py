@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -60,7 +62,9 @@ def test_finetuning_a_shipped_model_has_no_warm_up_and_keeps_the_asked_frozen_la
     from vision.training import train
 
     monkeypatch.setattr(ultralytics, "YOLO", _Recorder)
-    cfg = train.TrainConfig(data=tmp_path, out=tmp_path, name=which, model="warm.pt",  # type: ignore[arg-type]
+    data = tmp_path / ("data.yaml" if which == "detector" else "crops")  # type: ignore[operator]
+    (data.write_text("path: .\n") if which == "detector" else (data / "train").mkdir(parents=True))
+    cfg = train.TrainConfig(data=data, out=tmp_path, name=which, model="warm.pt",  # type: ignore[arg-type]
                             finetune=True, freeze=11, lr0=0.001)
     with pytest.raises(FileNotFoundError):  # the recorder writes no checkpoint
         (train.train_detector if which == "detector" else train.train_classifier)(cfg)
@@ -69,3 +73,22 @@ def test_finetuning_a_shipped_model_has_no_warm_up_and_keeps_the_asked_frozen_la
     assert asked["pretrained"] is True
     if which == "detector":
         assert asked["mosaic"] == 0 and asked["optimizer"] == "SGD" and asked["degrees"] == 0
+
+
+@pytest.mark.parametrize(("which", "make", "why"), [
+    ("detector", None, "no such file"),
+    ("detector", "folder", "not a file"),
+    ("classifier", None, "no such folder"),
+    ("classifier", "folder", "no train/ folder in it"),
+])
+def test_training_data_that_is_not_there_is_refused_before_training(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], which: str, make: str | None, why: str) -> None:
+    from mahjongero.cli import main
+
+    data = tmp_path / "data"
+    if make == "folder":
+        data.mkdir()
+    assert main(["train", which, "--data", str(data), "--out", str(tmp_path / "runs"), "--epochs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"--data {str(data)!r}: {why}" in err
+    assert not (tmp_path / "runs").exists()  # nothing started
