@@ -12,8 +12,8 @@ import numpy as np
 from vision.detections import Detections, box_intersection, box_iou
 from vision.onnx_runtime import ModelLoadError, OnnxModel
 
-__all__ = ["TileDetector", "Letterbox", "letterbox", "shrink", "letterbox_scale", "largest_input", "nms", "drop_nested",
-           "refit", "serving_settings", "ServingSettingsError", "fuse_views", "DEFAULT_CONF", "DEFAULT_IOU",
+__all__ = ["TileDetector", "DetectorSettingError", "check_settings", "Letterbox", "letterbox", "shrink",
+           "letterbox_scale", "largest_input", "nms", "drop_nested", "refit", "serving_settings", "ServingSettingsError", "fuse_views", "DEFAULT_CONF", "DEFAULT_IOU",
            "DEFAULT_NESTED", "CONF_KEY", "BOX_OFFSETS_KEY", "FLIP_PASS_CONF", "FLIP_ALONE", "FLIP_MATCH"]
 
 # The fine-tuned detector (model card, v3) scores tiles lower than the first one did: at
@@ -57,6 +57,30 @@ MOST_OFFSET = 0.5
 
 class ServingSettingsError(ModelLoadError):
     """A detector's metadata names a serving confidence or box offsets that cannot be used."""
+
+
+class DetectorSettingError(ValueError):
+    """A detector setting asked for that cannot mean anything: an input size under the
+    network's 32-pixel grid, a confidence or an overlap outside 0 to 1."""
+
+
+def check_settings(imgsz: int | None = None, conf: float | None = None, iou: float | None = None,
+                   nested: float | None = None) -> None:
+    """Refuse, naming it, a setting no detector pass can use (None: not asked).
+
+    >>> check_settings(imgsz=480, conf=0.2, iou=0.5)
+    >>> check_settings(conf=2.0)
+    Traceback (most recent call last):
+    ...
+    vision.detector.DetectorSettingError: confidence 2.0: a box's confidence lies between 0 and 1
+    """
+    if imgsz is not None and imgsz < 32:
+        raise DetectorSettingError(f"input size {imgsz!r}: the detector's input is at least 32 pixels (its grid)")
+    if conf is not None and not 0.0 <= conf <= 1.0:
+        raise DetectorSettingError(f"confidence {conf!r}: a box's confidence lies between 0 and 1")
+    for name, share in (("NMS overlap", iou), ("nested share", nested)):
+        if share is not None and not 0.0 < share <= 1.0:
+            raise DetectorSettingError(f"{name} {share!r}: a share of a box, above 0 and at most 1")
 
 
 def serving_settings(metadata: dict[str, str], path: str | Path = "<model>"
@@ -220,6 +244,7 @@ class TileDetector:
         self, path: str | Path, imgsz: int | None = None, conf: float | None = None, iou: float = DEFAULT_IOU,
         nested: float | None = DEFAULT_NESTED, flip: bool = False,
     ) -> None:
+        check_settings(imgsz, conf, iou, nested)
         self.model = OnnxModel(path)
         self.imgsz = imgsz or self.trained_size()
         own_conf, self.box_offsets = serving_settings(self.model.metadata, path)

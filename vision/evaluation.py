@@ -92,10 +92,16 @@ def read_yolo_labels(path: Path, width: int, height: int) -> tuple[np.ndarray, n
 def load_codes_csv(path: Path) -> dict[str, list[tuple[np.ndarray, int]]]:
     """``{image name: [(box, code), ...]}`` from a CSV with header image,x1,y1,x2,y2,code."""
     out: dict[str, list[tuple[np.ndarray, int]]] = {}
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            box = np.array([float(row[k]) for k in ("x1", "y1", "x2", "y2")], np.float32)
-            out.setdefault(row["image"], []).append((box, int(Tile.parse(row["code"]))))
+    try:
+        with open(path, newline="") as f:
+            for n, row in enumerate(csv.DictReader(f), start=2):
+                try:
+                    box = np.array([float(row[k]) for k in ("x1", "y1", "x2", "y2")], np.float32)
+                    out.setdefault(row["image"], []).append((box, int(Tile.parse(row["code"]))))
+                except (KeyError, TypeError, ValueError) as exc:
+                    raise ValueError(f"{str(path)!r} line {n}: not image,x1,y1,x2,y2,code ({exc!r})") from None
+    except (FileNotFoundError, IsADirectoryError):
+        raise ValueError(f"{str(path)!r}: no such file (a CSV image,x1,y1,x2,y2,code)") from None
     return out
 
 

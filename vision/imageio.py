@@ -87,7 +87,7 @@ def _decode(path: Path, max_pixels: int, side: int | None) -> tuple[np.ndarray, 
     """The BGR pixels (a JPEG drafted down to keep ``side`` when given) and the upright
     image's full (width, height)."""
     if not path.is_file():
-        raise ImageLoadError(f"{str(path)!r}: no such file")
+        raise ImageLoadError(f"{str(path)!r}: {'a folder, not an image file' if path.is_dir() else 'no such file'}")
     if path.stat().st_size == 0:
         raise ImageLoadError(f"{str(path)!r}: empty file (0 bytes)")
     try:

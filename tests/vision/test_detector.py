@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.detections import Detections, box_iou
-from vision.detector import TileDetector, fuse_views, nms, shrink
+from vision.detector import DetectorSettingError, TileDetector, fuse_views, nms, shrink
 from vision.imageio import load_image
 from vision.reader import DETECTOR_PATH
 
@@ -134,3 +134,13 @@ def test_flipped_detection_finds_the_rendered_tiles_and_reads_a_mirrored_photo_a
         assert (box_iou(found["flip"].xyxy, back).max(1) >= 0.9).mean() >= 0.95, gt.image
         asked = plain(image, flip=True)  # one call may ask for it; the detector stays as it was
         assert np.array_equal(asked.xyxy, found["flip"].xyxy) and len(plain(image)) == len(found["plain"])
+
+
+@pytest.mark.parametrize(("setting", "words"), [
+    ({"imgsz": 16}, "input size 16"), ({"imgsz": -5}, "input size -5"),
+    ({"conf": 1.5}, "confidence 1.5"), ({"conf": -0.1}, "confidence -0.1"),
+    ({"iou": 0.0}, "NMS overlap 0.0"), ({"nested": 1.2}, "nested share 1.2"),
+])
+def test_a_setting_no_pass_can_use_is_refused_by_its_value(setting: dict[str, float], words: str) -> None:
+    with pytest.raises(DetectorSettingError, match=words):
+        TileDetector(DETECTOR_PATH, **setting)  # type: ignore[arg-type]

@@ -256,6 +256,16 @@ def test_eval_on_nothing_to_measure_says_so(tmp_path: Path, capsys: pytest.Captu
     assert re.search(why, captured.err) and not captured.out
 
 
+
+def test_a_codes_csv_that_is_not_there_or_not_in_its_form_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="missing.csv'?: no such file"):
+        load_codes_csv(tmp_path / "missing.csv")
+    bad = tmp_path / "codes.csv"
+    bad.write_text("image,x1,y1,x2,y2,code\na.jpg,1,2,3,4,5m\nb.jpg,1,2,3,4,9q\n")
+    with pytest.raises(ValueError, match="codes.csv' line 3: not image,x1,y1,x2,y2,code"):
+        load_codes_csv(bad)
+
+
 def test_recall_by_the_tiles_size_at_the_detectors_input() -> None:
     gt = GroundTruth(
         Path("x.jpg"),

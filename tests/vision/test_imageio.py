@@ -71,6 +71,12 @@ def test_bad_input_is_a_value_error_naming_the_file(tmp_path: Path, make, words:
     assert isinstance(info.value, ValueError)
 
 
+def test_a_folder_is_not_an_image_file(tmp_path: Path) -> None:
+    for load in (load_image, load_photo):
+        with pytest.raises(ImageLoadError, match=f"{str(tmp_path)!r}: a folder, not an image file"):
+            load(tmp_path)
+
+
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ImageLoadError, match="no such file"):
         load_image(tmp_path / "nope.png")
