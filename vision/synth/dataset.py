@@ -247,58 +247,31 @@ def write_crops(
     if not face_codes or Tile.BACK in face_codes:
         raise ValueError(f"codes must name face-up tiles, not {codes!r}")
     wanted = {str(t) for t in face_codes} | ({BACK_CODE} if codes is None else set())
-    chosen = None if codes is None else sorted(wanted)  # a run for other codes starts over
     n_val = max(1, per_class // 5) if val_per_class is None else val_per_class
     need = per_class + n_val
-    out.mkdir(parents=True, exist_ok=True)
     for split in ("train", "val"):
         for code in CLASS_CODES:
             (out / split / code).mkdir(parents=True, exist_ok=True)
     prog_p = out / ".progress.json"
-    state: dict[str, Any] = {"seed": seed, "next": 0, "counts": {c: 0 for c in CLASS_CODES if c in wanted}}
-    if prog_p.exists():
-        old = json.loads(prog_p.read_text())
-        if (old.get("seed"), old.get("need"), old.get("codes"), old.get("face_share", 0.0),
-                old.get("styles")) == (seed, need, chosen, face_share, styles):
-            state = old
-    state["need"] = need
-    state["codes"] = chosen
-    state["face_share"] = face_share
-    state["styles"] = styles
+    # a run for other codes, another share of face boxes or other styles starts over
+    state = _crops_progress(prog_p, {"seed": seed, "need": need, "codes": None if codes is None else sorted(wanted),
+                                     "face_share": face_share, "styles": styles}, wanted)
 
     def sampler(rng: np.random.Generator, k: int) -> list[Tile]:
         return [face_codes[int(rng.integers(len(face_codes)))] for _ in range(k)]
 
     counts: dict[str, int] = state["counts"]
-    total = need * len(counts)
     bar = None
     if not quiet:
         from tqdm import tqdm
 
-        bar = tqdm(total=total, initial=sum(min(v, need) for v in counts.values()), desc="crops", unit="crop")
+        bar = tqdm(total=need * len(counts), initial=sum(min(v, need) for v in counts.values()), desc="crops",
+                   unit="crop")
     i = int(state["next"])
     while min(counts.values()) < need:
         sc = make_scene(seed, i, kind="mixed", size=size, sampler=sampler, styles=styles or NUM_STYLES)
-        res = render_scene(sc, min_visible=0.6)
-        rng = np.random.default_rng([seed, i, 77])
-        added = 0
-        for lab in res.labels:
-            code = lab["code"] if lab["cls"] == 0 else BACK_CODE
-            x0, y0, x1, y1 = lab["box"]
-            if min(x1 - x0, y1 - y0) < min_side or counts.get(code, need) >= need:
-                continue
-            side = int(rng.integers(64, 97))
-            box = lab["box"]
-            if face_share and lab["cls"] == 0 and rng.random() < face_share:
-                face = face_box(box, lab["quad"])
-                box = face if min(face[2] - face[0], face[3] - face[1]) >= min_side else box
-            crop = _crop(res.image, box, rng, side)
-            k = counts[code]
-            split = "train" if k < per_class else "val"
-            p = out / split / code / f"{i:06d}_{lab['id']:03d}.png"
-            cv2.imwrite(str(p), _bgr(crop))
-            counts[code] = k + 1
-            added += 1
+        added = _cut_crops(render_scene(sc, min_visible=0.6), np.random.default_rng([seed, i, 77]), out, i, counts,
+                           per_class, need, min_side, face_share)
         i += 1
         state["next"] = i
         _atomic_write(prog_p, json.dumps(state))
@@ -307,6 +280,43 @@ def write_crops(
     if bar is not None:
         bar.close()
     return dict(counts)
+
+
+def _crops_progress(path: Path, settings: dict[str, Any], wanted: set[str]) -> dict[str, Any]:
+    """``write_crops``' progress in ``path``: the scene to render next and the crops of each
+    class written so far, as left by a run with the same ``settings``; else a fresh start."""
+    state: dict[str, Any] = {"seed": settings["seed"], "next": 0, "counts": {c: 0 for c in CLASS_CODES if c in wanted}}
+    if path.exists():
+        old = json.loads(path.read_text())
+        if (old.get("seed"), old.get("need"), old.get("codes"), old.get("face_share", 0.0),
+                old.get("styles")) == tuple(settings[k] for k in ("seed", "need", "codes", "face_share", "styles")):
+            state = old
+    state.update({k: settings[k] for k in ("need", "codes", "face_share", "styles")})
+    return state
+
+
+def _cut_crops(res: SceneResult, rng: np.random.Generator, out: Path, scene: int, counts: dict[str, int],
+               per_class: int, need: int, min_side: int, face_share: float) -> int:
+    """Cut the crops of one rendered ``scene`` that ``counts`` still wants (``need`` a class:
+    the first ``per_class`` to train, the rest to val) into ``out``; returns how many."""
+    added = 0
+    for lab in res.labels:
+        code = lab["code"] if lab["cls"] == 0 else BACK_CODE
+        x0, y0, x1, y1 = lab["box"]
+        if min(x1 - x0, y1 - y0) < min_side or counts.get(code, need) >= need:
+            continue
+        side = int(rng.integers(64, 97))
+        box = lab["box"]
+        if face_share and lab["cls"] == 0 and rng.random() < face_share:
+            face = face_box(box, lab["quad"])
+            box = face if min(face[2] - face[0], face[3] - face[1]) >= min_side else box
+        crop = _crop(res.image, box, rng, side)
+        k = counts[code]
+        split = "train" if k < per_class else "val"
+        cv2.imwrite(str(out / split / code / f"{scene:06d}_{lab['id']:03d}.png"), _bgr(crop))
+        counts[code] = k + 1
+        added += 1
+    return added
 
 
 # --------------------------------------------------------------------------- sheet
