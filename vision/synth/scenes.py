@@ -440,24 +440,39 @@ def _hand_scene(rng: np.random.Generator, style: Style, size: tuple[int, int], v
     tilt = float(rng.uniform(0, 0.25)) if pose == "stand" else float(rng.uniform(0.6, 1.1))
     if pose == "tilt":
         pose = "stand"
-    row_dist = 0.0
-    gid, row_len = _player(ctx, pool, 0, 0.0, row_dist, hand_size, pose, tilt, 0, draw)
-    H = ctx.H
+    gid, row_len = _player(ctx, pool, 0, 0.0, 0.0, hand_size, pose, tilt, 0, draw)
+    _rack_lip(ctx, rng)
+    _around_the_hand(ctx, rng, draw, row_len, gid)
+    xs = [float(o.center[0]) for o in ctx.objects if isinstance(o, Box) and o.label and o.label["seat"] == 0]
+    row_len = max(row_len, max(xs) - min(xs) + ctx.W)
+    cam = _hand_camera(ctx, rng, size, row_len, steep=not (pose == "stand" and tilt < 0.3))
+    return ctx, cam, float(rng.uniform(0.6, 2.0))
+
+
+def _rack_lip(ctx: _Ctx, rng: np.random.Generator) -> None:
+    """Now and then a rack's lip (wood, or a plain colour) just in front of seat 0's row."""
     own = [o for o in ctx.objects if isinstance(o, Box) and o.label and o.label["seat"] == 0]
     row = [o for o in own if o.label is not None and o.label["region"] == "hand"]
     front = min(float(o.corners()[:, 1].min()) for o in row)
-    if rng.random() < 0.35 and all(float(o.center[1]) >= 0 for o in own):  # a rack lip in front of the row
-        depth, height = float(rng.uniform(10, 30)), float(rng.uniform(6, 18))
-        rx = [float(o.center[0]) for o in row]
-        length = max(rx) - min(rx) + ctx.W * float(rng.uniform(1.5, 4))
-        wood = rng.random() < 0.5
-        rgb = _WOODS[int(rng.integers(len(_WOODS)))] if wood else (
-            (236, 232, 222) if rng.random() < 0.5 else tuple(int(v) for v in rng.integers(30, 200, 3)))
-        c = np.array([(max(rx) + min(rx)) / 2, front - float(rng.uniform(1, 6)) - depth / 2, height / 2])
-        top = _rgba("wood", int(rng.integers(5))) if wood else None
-        ctx.objects.append(Box(c, np.array([1.0, 0, 0]), np.array([0, 1.0, 0]), Z, (length, depth, height),
-                               top, None, [(1.0, tuple(int(v * 0.85) for v in rgb))], None))  # type: ignore[list-item]
-    # clutter further away: a discard pool, a wall, the other players' rows
+    if not (rng.random() < 0.35 and all(float(o.center[1]) >= 0 for o in own)):
+        return
+    depth, height = float(rng.uniform(10, 30)), float(rng.uniform(6, 18))
+    rx = [float(o.center[0]) for o in row]
+    length = max(rx) - min(rx) + ctx.W * float(rng.uniform(1.5, 4))
+    wood = rng.random() < 0.5
+    rgb = _WOODS[int(rng.integers(len(_WOODS)))] if wood else (
+        (236, 232, 222) if rng.random() < 0.5 else tuple(int(v) for v in rng.integers(30, 200, 3)))
+    c = np.array([(max(rx) + min(rx)) / 2, front - float(rng.uniform(1, 6)) - depth / 2, height / 2])
+    top = _rgba("wood", int(rng.integers(5))) if wood else None
+    ctx.objects.append(Box(c, np.array([1.0, 0, 0]), np.array([0, 1.0, 0]), Z, (length, depth, height),
+                           top, None, [(1.0, tuple(int(v * 0.85) for v in rgb))], None))  # type: ignore[list-item]
+
+
+def _around_the_hand(ctx: _Ctx, rng: np.random.Generator, draw: Callable[[int], list[Tile]], row_len: float,
+                     gid: int) -> None:
+    """Clutter further away than seat 0's hand (``row_len`` long): a discard pool, a wall,
+    the other players' rows (meld groups numbered on from ``gid``), dice and coins."""
+    H = ctx.H
     n_disc = int(rng.choice([0, int(rng.integers(1, 12)), int(rng.integers(12, 45))], p=[0.15, 0.4, 0.45]))
     cx, cy = float(rng.normal(0, row_len * 0.3)), float(rng.uniform(H * 4, H * 9))
     for t in draw(n_disc):
@@ -486,19 +501,21 @@ def _hand_scene(rng: np.random.Generator, style: Style, size: tuple[int, int], v
             gid += 1
     if rng.random() < 0.3:
         _dice_coins(ctx, (float(rng.uniform(-row_len / 2, row_len / 2)), float(rng.uniform(ctx.H * 2, ctx.H * 5))))
-    # camera: a seated player or a phone held above the row
-    xs = [float(o.center[0]) for o in ctx.objects if isinstance(o, Box) and o.label and o.label["seat"] == 0]
-    row_len = max(row_len, max(xs) - min(xs) + ctx.W)
+
+
+def _hand_camera(ctx: _Ctx, rng: np.random.Generator, size: tuple[int, int], row_len: float, steep: bool) -> Camera:
+    """A seated player's view or a phone held above the row (``row_len`` long), the row
+    filling most of the picture; up to 80° from above for a row laid face up or tilted
+    back (``steep``), else up to 62°."""
     fill = float(rng.uniform(0.6, 1.05))
     f = size[0] * float(rng.uniform(0.75, 1.2))
     dist = f * row_len / (fill * size[0])
-    elev = math.radians(float(rng.uniform(22, 62 if (pose == "stand" and tilt < 0.3) else 80)))
+    elev = math.radians(float(rng.uniform(22, 80 if steep else 62)))
     az = math.radians(float(rng.normal(0, 12)))
     ahead = float(rng.uniform(0, ctx.H * 5)) if rng.random() < 0.5 else float(rng.uniform(0, ctx.H * 1.2))
     target = np.array([float(rng.normal(0, row_len * 0.06)), ahead, ctx.H * 0.3])
     eye = target + dist * np.array([math.sin(az) * math.cos(elev), -math.cos(az) * math.cos(elev), math.sin(elev)])
-    cam = Camera.look_at(eye, target, f, size, roll=math.radians(float(rng.normal(0, 5))))
-    return ctx, cam, float(rng.uniform(0.6, 2.0))
+    return Camera.look_at(eye, target, f, size, roll=math.radians(float(rng.normal(0, 5))))
 
 
 def _dice_coins(ctx: _Ctx, at: tuple[float, float]) -> None:
@@ -543,43 +560,54 @@ def _table_scene(rng: np.random.Generator, style: Style, size: tuple[int, int], 
     ctx = _new_ctx(rng, style, aside)
     pool = _pool(rng, variant)
     draw = _code_drawer(pool, rng, sampler, aside)
-    W, H, T = ctx.W, ctx.H, ctx.T
+    W, H = ctx.W, ctx.H
     stacks = 18 if variant in ("filipino", "vietnam", "singapore") else 17
     wall_half = stacks * W / 2 + H / 2 + float(rng.uniform(0, 10))
     row_dist = wall_half + H + float(rng.uniform(80, 150))
     hand_size = 16 if variant == "filipino" else 13
     gid = 0
     progress = float(rng.uniform(0, 1))  # how far the game has gone
-    # walls (face down, two high), a part of them drawn already
-    removed = int(progress * stacks * 4 * 0.7)
-    start = int(rng.integers(stacks * 4))
-    wall_idx = 0
-    for seat in range(4):
-        yaw = seat * math.pi / 2
-        Rz = rot_z(yaw)
-        ww = float(rng.normal(0, 0.01))
-        for k in range(stacks):
-            gidx = seat * stacks + k
-            if (gidx - start) % (stacks * 4) < removed:
-                continue
-            lx = (k - (stacks - 1) / 2) * (W + 0.3)
-            p = Rz @ np.array([lx, -wall_half, 0.0])
-            for lvl in (0, 1):
-                if lvl == 1 and rng.random() < 0.05:
-                    continue
-                ctx.tile(Tile(int(rng.integers(34))), (p[0], p[1], lvl * T), yaw + ww, "down",
-                         {"region": "wall", "seat": seat, "group": None, "turned": False})
-            wall_idx += 1
+    _walls(ctx, rng, stacks, wall_half, progress)
     for seat in range(4):
         yaw = seat * math.pi / 2
         pose = "stand" if seat else str(rng.choice(["stand", "up"], p=[0.7, 0.3]))
         tilt = float(rng.uniform(0, 0.2))
         gid, _ = _player(ctx, pool, seat, yaw, row_dist, hand_size, pose, tilt, gid, draw)
-    # discards: haphazard in the middle, rotated, some overlapping
-    n_disc = int(progress * 60) + int(rng.integers(0, 8))
     inner = wall_half - H * 0.8
+    _pool_discards(ctx, rng, draw(int(progress * 60) + int(rng.integers(0, 8))), inner)
+    if rng.random() < 0.8:
+        _dice_coins(ctx, (float(rng.uniform(-inner, inner)) * 0.5, float(rng.uniform(-inner, inner)) * 0.5))
+    cam = _table_camera(rng, size, row_dist + H)
+    return ctx, cam, float(rng.uniform(1.5, 3.0))
+
+
+def _walls(ctx: _Ctx, rng: np.random.Generator, stacks: int, wall_half: float, progress: float) -> None:
+    """The four walls, face down and two high, with the part of them ``progress`` has drawn
+    already taken away from a random start."""
+    removed = int(progress * stacks * 4 * 0.7)
+    start = int(rng.integers(stacks * 4))
+    for seat in range(4):
+        yaw = seat * math.pi / 2
+        Rz = rot_z(yaw)
+        ww = float(rng.normal(0, 0.01))
+        for k in range(stacks):
+            if (seat * stacks + k - start) % (stacks * 4) < removed:
+                continue
+            lx = (k - (stacks - 1) / 2) * (ctx.W + 0.3)
+            p = Rz @ np.array([lx, -wall_half, 0.0])
+            for lvl in (0, 1):
+                if lvl == 1 and rng.random() < 0.05:
+                    continue
+                ctx.tile(Tile(int(rng.integers(34))), (p[0], p[1], lvl * ctx.T), yaw + ww, "down",
+                         {"region": "wall", "seat": seat, "group": None, "turned": False})
+
+
+def _pool_discards(ctx: _Ctx, rng: np.random.Generator, tiles: list[Tile], inner: float) -> None:
+    """``tiles`` discarded haphazardly in the middle (within ``inner`` of it), turned any way,
+    some lying over others."""
+    W, H, T = ctx.W, ctx.H, ctx.T
     placed: list[tuple[float, float]] = []
-    for t in draw(n_disc):
+    for t in tiles:
         seat = int(rng.integers(4))
         if rng.random() < 0.7 and placed and rng.random() < 0.15:
             bx, by = placed[int(rng.integers(len(placed)))]
@@ -590,10 +618,11 @@ def _table_scene(rng: np.random.Generator, style: Style, size: tuple[int, int], 
         ctx.tile(t, (float(x), float(y), float(z)), yaw, "up" if rng.random() < 0.96 else "down",
                  {"region": "discard", "seat": seat, "group": None, "turned": False})
         placed.append((float(x), float(y)))
-    if rng.random() < 0.8:
-        _dice_coins(ctx, (float(rng.uniform(-inner, inner)) * 0.5, float(rng.uniform(-inner, inner)) * 0.5))
-    # camera: overhead (tripod or ceiling) or a seated player's phone
-    reach = row_dist + H
+
+
+def _table_camera(rng: np.random.Generator, size: tuple[int, int], reach: float) -> Camera:
+    """A camera over the table (a tripod or the ceiling), or a seated player's phone; the
+    players' rows lie ``reach`` from the middle."""
     if rng.random() < 0.6:
         f = size[0] * float(rng.uniform(0.6, 1.0))
         span = float(rng.uniform(0.8, 1.3)) * 2 * reach
@@ -606,8 +635,7 @@ def _table_scene(rng: np.random.Generator, style: Style, size: tuple[int, int], 
         f = size[0] * float(rng.uniform(0.55, 0.9))
         eye = np.array([rng.normal(0, 80), -(reach + float(rng.uniform(150, 450))), float(rng.uniform(300, 600))])
         target = np.array([rng.normal(0, 80), float(rng.uniform(-reach * 0.6, reach * 0.3)), 0.0])
-    cam = Camera.look_at(eye, target, f, size, roll=math.radians(float(rng.normal(0, 6))))
-    return ctx, cam, float(rng.uniform(1.5, 3.0))
+    return Camera.look_at(eye, target, f, size, roll=math.radians(float(rng.normal(0, 6))))
 
 
 def _occluders(rng: np.random.Generator, size: tuple[int, int]) -> list[Occluder]:
