@@ -81,8 +81,14 @@ def _fit(cfg: TrainConfig, default_model: str, overrides: dict[str, Any]) -> Pat
     from ultralytics import YOLO  # type: ignore[attr-defined]
 
     if last is not None:
-        print(f"resuming {last}", flush=True)
         model = YOLO(str(last))
+        ckpt = getattr(model, "ckpt", None) or {}
+        # a finished run's last.pt keeps no optimizer and epoch -1: ultralytics 8.4 would start
+        # a new run from it on its default dataset (coco8, downloaded: no network here)
+        if ckpt.get("epoch", -1) < 0 or ckpt.get("optimizer") is None:
+            print(f"{cfg.run_dir} is finished: nothing to resume (a new name starts a new run)", flush=True)
+            return _best(cfg.run_dir)
+        print(f"resuming {last}", flush=True)
         try:
             model.train(resume=True, workers=cfg.workers)
         except AssertionError as exc:  # "training to N epochs is finished, nothing to resume"
