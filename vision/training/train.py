@@ -15,7 +15,7 @@ from typing import Any
 from vision.training.env import setup
 
 __all__ = ["TrainConfig", "DETECTOR_AUGMENT", "train_detector", "train_classifier", "export_onnx", "add_features_output",
-           "last_checkpoint", "TrainDataError", "check_data"]
+           "last_checkpoint", "TrainDataError", "check_data", "check_model"]
 
 
 class TrainDataError(ValueError):
@@ -73,10 +73,27 @@ def check_data(data: Path, classifier: bool) -> None:
         raise TrainDataError(f"--data {str(data)!r}: {what} (a detector trains from a YOLO data.yaml)")
 
 
+def check_model(model: str) -> None:
+    """Refuse, naming it, a checkpoint to start from that is not there (ultralytics would
+    look for a file of that name among its releases on GitHub: no network here, a traceback).
+    Architecture yamls (``yolo11n.yaml``) come with ultralytics.
+
+    >>> check_model("yolo11n.yaml")
+    >>> check_model("runs/no-such-warm.pt")
+    Traceback (most recent call last):
+    ...
+    vision.training.train.TrainDataError: --model 'runs/no-such-warm.pt': no such file (a checkpoint to start from, e.g. from python -m vision.training.warmstart)
+    """
+    if model.endswith(".pt") and not Path(model).is_file():
+        raise TrainDataError(f"--model {model!r}: no such file (a checkpoint to start from, "
+                             "e.g. from python -m vision.training.warmstart)")
+
+
 def _fit(cfg: TrainConfig, default_model: str, overrides: dict[str, Any]) -> Path:
     last = last_checkpoint(cfg.run_dir)
-    if last is None:  # a run resumed trains from the data its checkpoint names
+    if last is None:  # a run resumed trains from the data and weights its checkpoint names
         check_data(cfg.data, classifier=default_model.endswith("-cls.yaml"))
+        check_model(cfg.model)
     setup(cfg.threads)
     from ultralytics import YOLO  # type: ignore[attr-defined]
 

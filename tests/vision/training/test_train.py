@@ -64,7 +64,9 @@ def test_finetuning_a_shipped_model_has_no_warm_up_and_keeps_the_asked_frozen_la
     monkeypatch.setattr(ultralytics, "YOLO", _Recorder)
     data = tmp_path / ("data.yaml" if which == "detector" else "crops")  # type: ignore[operator]
     (data.write_text("path: .\n") if which == "detector" else (data / "train").mkdir(parents=True))
-    cfg = train.TrainConfig(data=data, out=tmp_path, name=which, model="warm.pt",  # type: ignore[arg-type]
+    warm = tmp_path / "warm.pt"  # type: ignore[operator]
+    warm.write_bytes(b"")  # the recorder stands in for ultralytics and loads nothing
+    cfg = train.TrainConfig(data=data, out=tmp_path, name=which, model=str(warm),  # type: ignore[arg-type]
                             finetune=True, freeze=11, lr0=0.001)
     with pytest.raises(FileNotFoundError):  # the recorder writes no checkpoint
         (train.train_detector if which == "detector" else train.train_classifier)(cfg)
@@ -92,3 +94,14 @@ def test_training_data_that_is_not_there_is_refused_before_training(
     err = capsys.readouterr().err
     assert f"--data {str(data)!r}: {why}" in err
     assert not (tmp_path / "runs").exists()  # nothing started
+
+
+def test_a_checkpoint_to_start_from_that_is_not_there_is_refused(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from mahjongero.cli import main
+
+    (tmp_path / "crops" / "train").mkdir(parents=True)
+    missing = tmp_path / "warm.pt"
+    assert main(["train", "classifier", "--data", str(tmp_path / "crops"), "--model", str(missing),
+                 "--out", str(tmp_path / "runs")]) == 2
+    assert f"--model {str(missing)!r}: no such file" in capsys.readouterr().err
