@@ -13,8 +13,9 @@ from vision.detections import Detections, box_intersection, box_iou
 from vision.onnx_runtime import ModelLoadError, OnnxModel
 
 __all__ = ["TileDetector", "DetectorSettingError", "check_settings", "Letterbox", "letterbox", "shrink",
-           "letterbox_scale", "largest_input", "nms", "drop_nested", "refit", "serving_settings", "ServingSettingsError", "fuse_views", "DEFAULT_CONF", "DEFAULT_IOU",
-           "DEFAULT_NESTED", "CONF_KEY", "BOX_OFFSETS_KEY", "FLIP_PASS_CONF", "FLIP_ALONE", "FLIP_MATCH"]
+           "letterbox_scale", "largest_input", "nms", "drop_nested", "refit", "serving_settings",
+           "ServingSettingsError", "fuse_views", "DEFAULT_CONF", "DEFAULT_IOU", "DEFAULT_NESTED", "CONF_KEY",
+           "BOX_OFFSETS_KEY", "FLIP_PASS_CONF", "FLIP_ALONE", "FLIP_MATCH"]
 
 # The fine-tuned detector (model card, v3) scores tiles lower than the first one did: at
 # 0.25 it missed 17 % of the rendered test hands' tiles, at 0.2 14 %, with the same hands
