@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -479,19 +480,48 @@ class TileSet:
         return self._faces
 
     def save(self) -> Path:
+        """Store the set under its name, whole or not at all: it is written beside the set
+        taught before and takes its place once complete, so a save that fails part-way
+        leaves the old set as it was, and nothing of the old one (its probe) outlives it."""
         path = _set_path(self.name)
-        (path / "crops").mkdir(parents=True, exist_ok=True)
-        for old in (path / "crops").glob("*.png"):
-            old.unlink()
+        fresh, old = _beside(path, "new"), _beside(path, "old")
+        for leftover in (fresh, old):
+            shutil.rmtree(leftover, ignore_errors=True)
+        self._write(fresh)
+        if path.exists():
+            path.rename(old)
+        fresh.rename(path)
+        shutil.rmtree(old, ignore_errors=True)
+        return path
+
+    def _write(self, path: Path) -> None:
+        (path / "crops").mkdir(parents=True)
         for k, (code, crop) in enumerate(zip(self.codes.tolist(), self.crops, strict=True)):
-            cv2.imwrite(str(path / "crops" / f"{k:02d}_{Tile(code)}.png"), crop)
+            target = path / "crops" / f"{k:02d}_{Tile(code)}.png"
+            if not cv2.imwrite(str(target), crop):
+                raise CalibrationError(f"cannot write {str(target)!r}")
         if self.probe is not None:
             np.savez_compressed(path / "probe.npz", weights=self.probe.weights, bias=self.probe.bias,
                                 key=np.array(self.probe.key))
         meta = {"name": self.name, "variant": self.variant, "tiles": [str(Tile(c)) for c in self.codes.tolist()],
                 "probe_for_classifier": self.probe.key if self.probe else None}
         (path / "set.json").write_text(json.dumps(meta, indent=2) + "\n")
-        return path
+
+
+def _beside(path: Path, what: str) -> Path:
+    """The hidden folder beside a set's where a save writes (``new``) or puts the set it
+    replaces (``old``); never a set's own name (those start with a letter or digit)."""
+    return path.with_name(f".{path.name}.{what}")
+
+
+def _recovered(path: Path) -> Path:
+    """``path``, the set put back from beside it where a save stopped between moving the old
+    set aside and putting the new one in its place."""
+    old = _beside(path, "old")
+    if not _stored(path) and _stored(old):
+        shutil.rmtree(path, ignore_errors=True)
+        old.rename(path)
+    return path
 
 
 def _stored(path: Path) -> bool:
@@ -500,12 +530,15 @@ def _stored(path: Path) -> bool:
 
 def stored_sets() -> list[str]:
     """The names of the sets taught so far."""
-    return sorted(p.name for p in sets_dir().glob("*") if _stored(p))
+    root = sets_dir()
+    for old in root.glob(".*.old"):  # a save stopped with the set it replaced moved aside
+        _recovered(root / old.name[1 : -len(".old")])
+    return sorted(p.name for p in root.glob("*") if _NAME.match(p.name) and _stored(p))
 
 
 def load_set(name: str) -> TileSet:
     """A set taught earlier; ``CalibrationError`` naming it (and the known ones) if absent."""
-    path = _set_path(name)
+    path = _recovered(_set_path(name))
     if not _stored(path):
         raise CalibrationError(f"no calibrated set {name!r} (known: {', '.join(stored_sets()) or 'none'})")
     meta = json.loads((path / "set.json").read_text())

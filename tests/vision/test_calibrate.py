@@ -16,6 +16,7 @@ from vision.calibrate import (
     guide_rows,
     label_guide,
     load_set,
+    stored_sets,
     training_views,
 )
 from vision.classifier import crop_boxes
@@ -70,6 +71,36 @@ def test_a_set_survives_a_save_and_names_its_own_tiles(tmp_path, monkeypatch) ->
     faces_only, _ = PrototypeClassifier(again)(crops)
     assert faces_only.tolist() == d.code[pick].tolist()  # the guide's own tiles come back named right
     assert PrototypeClassifier(again, feats)(crops[:0])[0].shape == (0,)
+
+
+
+def test_a_set_saved_again_is_replaced_whole_or_not_at_all(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """A save that fails part-way (a full disk) leaves the set taught before as it was; one
+    stopped between moving the old set aside and putting the new one in its place finds the
+    old one back; a set saved again without a probe keeps none of the old one's."""
+    from dataclasses import replace
+
+    import vision.calibrate as cal
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    image, labels = guide_photo("singapore", style=901, size=(1200, 900))
+    d = labels_to_detections(labels)
+    first = calibrate(image, "singapore", "mine", lambda im: d, classifier=ColourFeatures())
+    first.save()
+    writes = iter(range(5))
+    monkeypatch.setattr(cal.cv2, "imwrite", lambda *a: next(writes, None) is not None)  # the disk fills up
+    with pytest.raises(CalibrationError, match="cannot write"):
+        replace(first, crops=[c[::2, ::2] for c in first.crops]).save()
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    kept = load_set("mine")
+    assert [c.shape for c in kept.crops] == [c.shape for c in first.crops] and kept.probe is not None
+    path = cal.sets_dir() / "mine"
+    path.rename(cal.sets_dir() / ".mine.old")  # as a save stopped midway leaves it
+    assert stored_sets() == ["mine"] and load_set("mine").codes.tolist() == first.codes.tolist()
+    replace(first, probe=None).save()
+    assert load_set("mine").probe is None and not (path / "probe.npz").exists()
+    assert sorted(p.name for p in cal.sets_dir().iterdir()) == ["mine"]
 
 
 def test_a_new_classifier_refits_the_probe_from_the_stored_crops(tmp_path, monkeypatch) -> None:  # noqa: ANN001
