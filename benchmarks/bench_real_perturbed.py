@@ -42,7 +42,7 @@ from mahjongero.commands._zoom import add_zoom_option, balance_from, upright_fro
 from vision.balance import balanced  # noqa: E402
 from vision.deblur import line_blur  # noqa: E402
 from vision.detections import Detections  # noqa: E402
-from vision.evaluation import GroundTruth, Scores, iter_dataset  # noqa: E402
+from vision.evaluation import GroundTruth, Scores, iter_dataset, split_names  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import TileReader  # noqa: E402
 from vision.upright import boxes_through, boxes_turned_back, rotated, turn_quarters  # noqa: E402
@@ -307,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.real.is_dir():
         print(f"real photos not found at {args.real}")
         return 1
-    names = None if str(args.split) == NONE else json.loads(args.split.read_text())["val"]
+    names = None if str(args.split) == NONE else split_names(args.split)
     codes = None if str(args.codes) == NONE else args.codes
     truths = [(gt, load_image(gt.image)) for gt in iter_dataset(args.real, names, codes)]
     reader = TileReader(classifier=classifier_from(args), zoom=zoom_from(args), upright=upright_from(args),

@@ -56,7 +56,7 @@ from vision.classifier import DEBLURRED_MOST, crop_boxes  # noqa: E402
 from vision.deblur import STREAK_LENGTH, line_blur  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.detector import TileDetector  # noqa: E402
-from vision.evaluation import iter_dataset, match  # noqa: E402
+from vision.evaluation import iter_dataset, match, split_names  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import DETECTOR_PATH, TileReader, shipped_classifier  # noqa: E402
 from vision.upright import rotated  # noqa: E402
@@ -327,7 +327,7 @@ def peer_detect(image_path: Path) -> Detections:
 
 
 def real_side_by_side(reader: TileReader, real: Path, split: Path, codes: Path) -> dict:
-    names = json.loads(split.read_text())["val"]
+    names = split_names(split)
     tally = {k: {"gt": 0, "found": 0, "riichi": 0, "riichi_found": 0, "right": 0, "ms": []} for k in ("ours", "peer")}
     truths = list(iter_dataset(real, names, codes))
     photos = len(truths)

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.classifier import WAY_UP_ROW, TileClassifier  # noqa: E402
 from vision.detections import box_iou  # noqa: E402
-from vision.evaluation import load_codes_csv, source_of  # noqa: E402
+from vision.evaluation import load_codes_csv, source_of, split_names  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.reader import CLASSIFIER_PATH, TileReader, shipped_classifier  # noqa: E402
 from vision.row_crops import cut_along_rows  # noqa: E402
@@ -129,7 +129,7 @@ def main() -> None:
     clf = shipped_classifier(second_look=None, way_up=None, flower_look=None, number_look=None)
     train = photo_features(clf, TRAIN_CSV, args.real)
     val = photo_features(clf, ROOT / "tests" / "data" / "real_tiles.csv", args.real)
-    val_names = set(json.loads((ROOT / "datasets" / "real-split.json").read_text())["val"])
+    val_names = set(split_names(ROOT / "datasets" / "real-split.json"))
     if {source_of(n) for n, _, _ in train} & {source_of(n) for n in val_names}:
         raise SystemExit("a training photo shares its source with a validation photo")
     for lam in args.lam:

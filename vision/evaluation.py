@@ -25,7 +25,7 @@ from vision.detections import Detections, box_iou, match
 if TYPE_CHECKING:
     from vision.readings import HandReading
 
-__all__ = ["GroundTruth", "iter_dataset", "load_codes_csv", "load_off_hand", "Scores", "match", "CropsScore",
+__all__ = ["GroundTruth", "iter_dataset", "split_names", "load_codes_csv", "load_off_hand", "Scores", "match", "CropsScore",
            "crops_accuracy", "crops_sheet", "kind_of", "hand_read_exactly"]
 
 _IMG_EXT = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
@@ -172,6 +172,20 @@ def _assign_codes(xyxy: np.ndarray, known: list[tuple[np.ndarray, int]] | None) 
         if iou[i, j] >= 0.7:
             code[i] = c
     return code
+
+
+def split_names(path: Path) -> list[str]:
+    """The image names of a split file's ``val`` list (``datasets/real-split.json``: the real
+    validation photos), or a ValueError that names the file."""
+    try:
+        names = json.loads(path.read_text("utf-8"))["val"]
+    except FileNotFoundError:
+        raise ValueError(f"--split {str(path)!r}: no such file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError, KeyError) as exc:
+        raise ValueError(f"--split {str(path)!r}: not a JSON object with a 'val' list of image names ({exc!r})") from None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"--split {str(path)!r}: its 'val' is not a list of image names")
+    return names
 
 
 def iter_dataset(

@@ -41,19 +41,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=run)
 
 
-def split_names(path: Path) -> list[str]:
-    """The image names of a split file's ``val`` list, or a ValueError that names the file."""
-    try:
-        names = json.loads(path.read_text("utf-8"))["val"]
-    except FileNotFoundError:
-        raise ValueError(f"--split {str(path)!r}: no such file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError, KeyError) as exc:
-        raise ValueError(f"--split {str(path)!r}: not a JSON object with a 'val' list of image names ({exc!r})") from None
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise ValueError(f"--split {str(path)!r}: its 'val' is not a list of image names")
-    return names
-
-
 def run(args: argparse.Namespace) -> int:
     if args.crops:
         _eval_crops(args)
@@ -87,7 +74,7 @@ def _eval_crops(args: argparse.Namespace) -> None:
 
 def _eval_data(args: argparse.Namespace) -> Scores:
     """``--data``: every image of a YOLO folder (those ``--split`` names) read as served."""
-    from vision.evaluation import Scores, iter_dataset
+    from vision.evaluation import Scores, iter_dataset, split_names
     from vision.reader import TileReader
 
     root = Path(args.data)
