@@ -1214,12 +1214,13 @@ class HandRegions:
             if fewer is not None:
                 pieces, spare = fewer
                 others.append(spare)
+        # (a box left out leaves valid melds only: the two below are runs that none mended)
+        if self._weak_and_invalid(pieces):
+            return [], flowers, rest  # weakly boxed and no meld: tiles lying about
         pts = _centres(run.items)
         gap = float(np.min(np.hypot(*(_centres(hand.items)[:, None, :] - pts[None]).transpose(2, 0, 1))))
-        if self._weak_and_invalid(pieces):
-            return [], flowers, others + rest  # weakly boxed and no meld: tiles lying about
         if not any(_valid(p) for p in pieces) and gap > self.meld_reach * long_side:
-            return [], flowers, others + rest  # no meld, and not right by the hand: tiles lying about
+            return [], flowers, rest  # no meld, and not right by the hand: tiles lying about
         # a surely boxed, misread meld by the hand stays for the player to correct; face-down tiles that
         # form no concealed kang are no meld to correct (the wall, a stack behind the row)
         stray = [p for p in pieces if (not _valid(p) or self._in_wall(p, runs, long_side, image_size))
