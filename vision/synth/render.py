@@ -476,64 +476,90 @@ def _draw_disc(img: np.ndarray, ids: np.ndarray, cam: Camera, d: Disc, oid: int,
 def _draw_occluder(img: np.ndarray, ids: np.ndarray, o: Occluder) -> None:
     """A forearm in a sleeve ending in a hand (palm, four fingers, thumb), softly shaded,
     with a blurred shadow on what lies under it; its pixels get id -2 (no tile)."""
-    h, w = img.shape[:2]
-    sx, sy = o.start
-    ex, ey = o.end
-    dx, dy = ex - sx, ey - sy
-    ln = math.hypot(dx, dy) + 1e-6
-    u = np.array([dx / ln, dy / ln])
-    n = np.array([-u[1], u[0]])
+    window = _occluder_window(o, img.shape[:2])
+    if window is None:
+        return
+    x0, y0, x1, y1 = window
+    arm = _ArmMasks(o, (x0, y0), (y1 - y0, x1 - x0))
+    roi = img[y0:y1, x0:x1]
+    union = cv2.max(arm.sleeve, arm.skin)
+    _cast_shadow(roi, union, o.width)
+    for mask, rgb, soft in ((arm.sleeve, o.sleeve, 0.45), (arm.skin, o.skin, 0.35)):
+        _paint_limb(roi, mask, rgb, soft, o.width)
+    crease = tuple(v * 0.8 for v in o.skin)
+    for base, tip in arm.fingers:  # creases between fingers
+        cv2.line(roi, arm.at(base - arm.u * o.width * 0.1), arm.at(tip), crease, 1, cv2.LINE_AA, shift=2)
+    ids[y0:y1, x0:x1][union > 127] = -2
+
+
+def _occluder_window(o: Occluder, hw: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The part of the picture ``o`` can reach, ``(x0, y0, x1, y1)``; None when it is
+    (nearly) all outside."""
+    h, w = hw
+    e, u, n = _arm_axes(o)
     wd = o.width
-    e = np.array([ex, ey])
-    pts = [np.array([sx, sy]), e + u * wd * 1.6, e - u * wd * 2, e + n * wd, e - n * wd]
-    allp = np.array(pts)
+    allp = np.array([np.array(o.start), e + u * wd * 1.6, e - u * wd * 2, e + n * wd, e - n * wd])
     x0 = int(max(allp[:, 0].min() - wd * 1.2, 0))
     y0 = int(max(allp[:, 1].min() - wd * 1.2, 0))
     x1 = int(min(allp[:, 0].max() + wd * 1.2, w))
     y1 = int(min(allp[:, 1].max() + wd * 1.2, h))
-    if x1 - x0 < 4 or y1 - y0 < 4:
-        return
-    off = np.array([x0, y0])
+    return None if x1 - x0 < 4 or y1 - y0 < 4 else (x0, y0, x1, y1)
 
-    def P(p: Vec) -> tuple[int, int]:
-        q = np.round((p - off) * 4).astype(int)
+
+def _arm_axes(o: Occluder) -> tuple[Vec, Vec, Vec]:
+    """The hand's point, the unit vector along the arm and the one across it."""
+    (sx, sy), (ex, ey) = o.start, o.end
+    dx, dy = ex - sx, ey - sy
+    ln = math.hypot(dx, dy) + 1e-6
+    u = np.array([dx / ln, dy / ln])
+    return np.array([ex, ey]), u, np.array([-u[1], u[0]])
+
+
+class _ArmMasks:
+    """The sleeve's and the hand's masks in a window whose top left is ``off``, drawn at a
+    quarter pixel (``shift=2``), and the fingers' bases and tips."""
+
+    def __init__(self, o: Occluder, off: tuple[int, int], shape: tuple[int, int]) -> None:
+        self.off = np.array(off)
+        e, self.u, n = _arm_axes(o)
+        u, wd = self.u, o.width
+        self.sleeve = np.zeros(shape, np.uint8)
+        self.skin = np.zeros(shape, np.uint8)
+        cuff = e - u * wd * (1.6 + 0.8 * (hash(o.start) % 3) / 3)
+        cv2.line(self.sleeve, self.at(np.array(o.start)), self.at(cuff), 255, int(wd * 1.5), cv2.LINE_AA, shift=2)
+        cv2.line(self.skin, self.at(cuff), self.at(e - u * wd * 0.7), 255, int(wd * 0.85), cv2.LINE_AA, shift=2)
+        palm_c = e - u * wd * 0.1
+        cv2.ellipse(self.skin, self.at(palm_c), (int(wd * 0.7 * 4), int(wd * 0.58 * 4)),
+                    math.degrees(math.atan2(u[1], u[0])), 0, 360, 255, -1, cv2.LINE_AA, shift=2)
+        self.fingers = [self._finger(palm_c, n, wd, k, length, spread) for k, (length, spread)
+                        in enumerate(((0.75, -0.12), (0.9, -0.04), (0.85, 0.04), (0.65, 0.12)))]
+        th_base = palm_c + n * wd * 0.45
+        th_tip = th_base + (u * 0.6 + n * 0.8) * wd * 0.6
+        cv2.line(self.skin, self.at(th_base), self.at(th_tip), 255, max(2, int(wd * 0.27)), cv2.LINE_AA, shift=2)
+        self.skin[self.sleeve > 127] = 0
+
+    def at(self, p: Vec) -> tuple[int, int]:
+        """``p`` in the window's quarter pixels."""
+        q = np.round((p - self.off) * 4).astype(int)
         return int(q[0]), int(q[1])
 
-    shape = (y1 - y0, x1 - x0)
-    sleeve = np.zeros(shape, np.uint8)
-    skin = np.zeros(shape, np.uint8)
-    cuff = e - u * wd * (1.6 + 0.8 * (hash(o.start) % 3) / 3)
-    wrist = e - u * wd * 0.7
-    cv2.line(sleeve, P(np.array([sx, sy])), P(cuff), 255, int(wd * 1.5), cv2.LINE_AA, shift=2)
-    cv2.line(skin, P(cuff), P(wrist), 255, int(wd * 0.85), cv2.LINE_AA, shift=2)
-    palm_c = e - u * wd * 0.1
-    cv2.ellipse(skin, P(palm_c), (int(wd * 0.7 * 4), int(wd * 0.58 * 4)),
-                math.degrees(math.atan2(u[1], u[0])), 0, 360, 255, -1, cv2.LINE_AA, shift=2)
-    fingers = []
-    for k, (length, spread) in enumerate(((0.75, -0.12), (0.9, -0.04), (0.85, 0.04), (0.65, 0.12))):
-        base = palm_c + u * wd * 0.45 + n * wd * (k - 1.5) * 0.3
-        d = u + n * spread
+    def _finger(self, palm_c: Vec, n: Vec, wd: float, k: int, length: float, spread: float) -> tuple[Vec, Vec]:
+        base = palm_c + self.u * wd * 0.45 + n * wd * (k - 1.5) * 0.3
+        d = self.u + n * spread
         d = d / np.linalg.norm(d)
         tip = base + d * wd * length
-        fingers.append((base, tip))
-        cv2.line(skin, P(base), P(tip), 255, max(2, int(wd * 0.24)), cv2.LINE_AA, shift=2)
-    th_base = palm_c + n * wd * 0.45
-    th_tip = th_base + (u * 0.6 + n * 0.8) * wd * 0.6
-    cv2.line(skin, P(th_base), P(th_tip), 255, max(2, int(wd * 0.27)), cv2.LINE_AA, shift=2)
-    skin[sleeve > 127] = 0
-    union = cv2.max(sleeve, skin)
-    # shadow of the arm on the scene below
+        cv2.line(self.skin, self.at(base), self.at(tip), 255, max(2, int(wd * 0.24)), cv2.LINE_AA, shift=2)
+        return base, tip
+
+
+def _cast_shadow(roi: np.ndarray, union: np.ndarray, wd: float) -> None:
+    """Darken ``roi`` under a blurred copy of the arm's mask, shifted as by a light above."""
+    shape = union.shape
     small = cv2.resize(union, (max(1, shape[1] // 4), max(1, shape[0] // 4)), interpolation=cv2.INTER_AREA)
     blur = cv2.GaussianBlur(small.astype(np.float32) / 255, (0, 0), max(0.5, wd * 0.25 / 4))
     shift = np.array([[4, 0, wd * 0.25], [0, 4, wd * 0.35]], np.float32)
     shadow = cv2.warpAffine(blur, shift, (shape[1], shape[0]))
-    roi = img[y0:y1, x0:x1]
     cv2.multiply(roi, cv2.cvtColor(1 - 0.45 * shadow, cv2.COLOR_GRAY2RGB), dst=roi)
-    for mask, rgb, soft in ((sleeve, o.sleeve, 0.45), (skin, o.skin, 0.35)):
-        _paint_limb(roi, mask, rgb, soft, wd)
-    for base, tip in fingers:  # creases between fingers
-        cv2.line(roi, P(base - u * wd * 0.1), P(tip), tuple(v * 0.8 for v in o.skin), 1, cv2.LINE_AA, shift=2)
-    ids[y0:y1, x0:x1][union > 127] = -2
 
 
 def _paint_limb(roi: np.ndarray, mask: np.ndarray, rgb: tuple[int, int, int], soft: float, wd: float) -> None:
