@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -481,66 +482,99 @@ def _blossom(c: _Canvas, x: float, y: float, r: float, col: RGB, petals: int = 5
     c.circle(x, y, r * 0.3, (236, 200, 60))
 
 
+_BROWN = (110, 70, 40)
+
+
 def _plant(c: _Canvas, k: int) -> None:
     """Drawn plant or scene for flowers (0-3) and seasons (4-7)."""
+    leaf = _mix(c.s.green, (120, 180, 60), 0.3)
+    _PLANTS[k](c, leaf)
+
+
+def _plum(c: _Canvas, leaf: RGB) -> None:
+    """A branch with pink blossoms."""
+    c.poly([(0.2, 0.92), (0.35, 0.7), (0.5, 0.58), (0.62, 0.4), (0.78, 0.28)], _BROWN, 7)
+    c.poly([(0.5, 0.58), (0.7, 0.62), (0.82, 0.55)], _BROWN, 5)
+    for x, y in ((0.78, 0.28), (0.6, 0.42), (0.82, 0.55), (0.36, 0.7), (0.66, 0.62)):
+        _blossom(c, x, y, 0.1, (228, 110, 150))
+
+
+def _orchid(c: _Canvas, leaf: RGB) -> None:
+    """Long leaves and purple flowers."""
+    for dx, top in ((-0.25, 0.35), (0.0, 0.25), (0.2, 0.4), (0.3, 0.55)):
+        c.poly([(0.5, 0.92), (0.5 + dx * 0.5, 0.6), (0.5 + dx, top)], leaf, 6)
+    for x, y in ((0.38, 0.42), (0.66, 0.36)):
+        _blossom(c, x, y, 0.09, (150, 80, 170), 3)
+
+
+def _chrysanthemum(c: _Canvas, leaf: RGB) -> None:
+    """A many-petalled yellow flower."""
+    c.line((0.5, 0.6), (0.45, 0.93), leaf, 0.03)
+    c.ellipse(0.36, 0.78, 0.1, 0.05, -30, leaf)
+    c.ellipse(0.62, 0.74, 0.1, 0.05, 30, leaf)
+    for i in range(16):
+        a = i * 2 * math.pi / 16
+        c.ellipse(0.5 + math.cos(a) * 0.14, 0.42 + math.sin(a) * 0.14 * c.w / c.h, 0.12, 0.035,
+                  math.degrees(a), (232, 170, 30))
+    c.circle(0.5, 0.42, 0.08, (200, 110, 30))
+
+
+def _bamboo_plant(c: _Canvas, leaf: RGB) -> None:
+    """Two stalks and their leaves."""
+    for x in (0.38, 0.6):
+        _stick(c, (x, 0.95), (x, 0.3), 0.07, leaf)
+    for x, y, a in ((0.3, 0.35, -30), (0.7, 0.3, 30), (0.72, 0.5, 20), (0.25, 0.55, -20)):
+        c.ellipse(x, y, 0.16, 0.035, a, c.s.green)
+
+
+def _spring(c: _Canvas, leaf: RGB) -> None:
+    """A blossoming tree and sprouts."""
+    c.poly([(0.5, 0.92), (0.5, 0.55), (0.35, 0.4)], _BROWN, 7)
+    c.poly([(0.5, 0.6), (0.68, 0.42)], _BROWN, 6)
+    for x, y in ((0.35, 0.4), (0.68, 0.42), (0.5, 0.35), (0.28, 0.55), (0.76, 0.58)):
+        _blossom(c, x, y, 0.08, (240, 140, 170))
+    c.line((0.1, 0.93), (0.9, 0.93), leaf, 0.03)
+
+
+def _summer(c: _Canvas, leaf: RGB) -> None:
+    """A lotus on a pond under the sun."""
     s = c.s
-    brown = (110, 70, 40)
-    leaf = _mix(s.green, (120, 180, 60), 0.3)
-    if k == 0:  # plum: branch with pink blossoms
-        c.poly([(0.2, 0.92), (0.35, 0.7), (0.5, 0.58), (0.62, 0.4), (0.78, 0.28)], brown, 7)
-        c.poly([(0.5, 0.58), (0.7, 0.62), (0.82, 0.55)], brown, 5)
-        for x, y in ((0.78, 0.28), (0.6, 0.42), (0.82, 0.55), (0.36, 0.7), (0.66, 0.62)):
-            _blossom(c, x, y, 0.1, (228, 110, 150))
-    elif k == 1:  # orchid: long leaves + purple flowers
-        for dx, top in ((-0.25, 0.35), (0.0, 0.25), (0.2, 0.4), (0.3, 0.55)):
-            c.poly([(0.5, 0.92), (0.5 + dx * 0.5, 0.6), (0.5 + dx, top)], leaf, 6)
-        for x, y in ((0.38, 0.42), (0.66, 0.36)):
-            _blossom(c, x, y, 0.09, (150, 80, 170), 3)
-    elif k == 2:  # chrysanthemum: many-petal yellow flower
-        c.line((0.5, 0.6), (0.45, 0.93), leaf, 0.03)
-        c.ellipse(0.36, 0.78, 0.1, 0.05, -30, leaf)
-        c.ellipse(0.62, 0.74, 0.1, 0.05, 30, leaf)
-        for i in range(16):
-            a = i * 2 * math.pi / 16
-            c.ellipse(0.5 + math.cos(a) * 0.14, 0.42 + math.sin(a) * 0.14 * c.w / c.h, 0.12, 0.035,
-                      math.degrees(a), (232, 170, 30))
-        c.circle(0.5, 0.42, 0.08, (200, 110, 30))
-    elif k == 3:  # bamboo plant: stalks + leaves
-        for x in (0.38, 0.6):
-            _stick(c, (x, 0.95), (x, 0.3), 0.07, leaf)
-        for x, y, a in ((0.3, 0.35, -30), (0.7, 0.3, 30), (0.72, 0.5, 20), (0.25, 0.55, -20)):
-            c.ellipse(x, y, 0.16, 0.035, a, s.green)
-    elif k == 4:  # spring: blossoming tree and sprouts
-        c.poly([(0.5, 0.92), (0.5, 0.55), (0.35, 0.4)], brown, 7)
-        c.poly([(0.5, 0.6), (0.68, 0.42)], brown, 6)
-        for x, y in ((0.35, 0.4), (0.68, 0.42), (0.5, 0.35), (0.28, 0.55), (0.76, 0.58)):
-            _blossom(c, x, y, 0.08, (240, 140, 170))
-        c.line((0.1, 0.93), (0.9, 0.93), leaf, 0.03)
-    elif k == 5:  # summer: lotus on a pond under the sun
-        c.circle(0.74, 0.3, 0.1, s.red)
-        c.ellipse(0.5, 0.86, 0.36, 0.06, 0, _mix(s.blue, (255, 255, 255), 0.4))
-        c.ellipse(0.36, 0.8, 0.14, 0.05, 0, leaf)
-        for a in (-40, -15, 15, 40):
-            c.ellipse(0.55 + a / 400, 0.6, 0.05, 0.12, a, (236, 120, 150))
-        c.line((0.55, 0.7), (0.55, 0.86), leaf, 0.02)
-    elif k == 6:  # autumn: maple leaves
-        for x, y, col in ((0.4, 0.4, (210, 80, 30)), (0.62, 0.62, (226, 150, 30)), (0.36, 0.76, (180, 40, 30))):
-            for i in range(5):
-                a = -math.pi / 2 + (i - 2) * 0.7
-                c.ellipse(x + math.cos(a) * 0.07, y + math.sin(a) * 0.05, 0.08, 0.03, math.degrees(a), col)
-            c.line((x, y), (x + 0.04, y + 0.12), brown, 0.015)
-    else:  # winter: snowflake and snowy plum
-        cx, cy = 0.5, 0.42
-        for i in range(6):
-            a = i * math.pi / 3
-            q = (cx + math.cos(a) * 0.3, cy + math.sin(a) * 0.3 * c.w / c.h)
-            c.line((cx, cy), q, s.blue, 0.025)
-            for f in (0.55, 0.8):
-                m = (cx + (q[0] - cx) * f, cy + (q[1] - cy) * f)
-                for da in (0.6, -0.6):
-                    c.line(m, (m[0] + math.cos(a + da) * 0.07, m[1] + math.sin(a + da) * 0.05), s.blue, 0.018)
-        c.poly([(0.15, 0.92), (0.4, 0.8), (0.7, 0.84)], brown, 5)
-        _blossom(c, 0.4, 0.8, 0.06, (220, 60, 80))
+    c.circle(0.74, 0.3, 0.1, s.red)
+    c.ellipse(0.5, 0.86, 0.36, 0.06, 0, _mix(s.blue, (255, 255, 255), 0.4))
+    c.ellipse(0.36, 0.8, 0.14, 0.05, 0, leaf)
+    for a in (-40, -15, 15, 40):
+        c.ellipse(0.55 + a / 400, 0.6, 0.05, 0.12, a, (236, 120, 150))
+    c.line((0.55, 0.7), (0.55, 0.86), leaf, 0.02)
+
+
+def _autumn(c: _Canvas, leaf: RGB) -> None:
+    """Three maple leaves."""
+    for x, y, col in ((0.4, 0.4, (210, 80, 30)), (0.62, 0.62, (226, 150, 30)), (0.36, 0.76, (180, 40, 30))):
+        for i in range(5):
+            a = -math.pi / 2 + (i - 2) * 0.7
+            c.ellipse(x + math.cos(a) * 0.07, y + math.sin(a) * 0.05, 0.08, 0.03, math.degrees(a), col)
+        c.line((x, y), (x + 0.04, y + 0.12), _BROWN, 0.015)
+
+
+def _winter(c: _Canvas, leaf: RGB) -> None:
+    """A snowflake and a snowy plum."""
+    cx, cy = 0.5, 0.42
+    for i in range(6):
+        a = i * math.pi / 3
+        q = (cx + math.cos(a) * 0.3, cy + math.sin(a) * 0.3 * c.w / c.h)
+        c.line((cx, cy), q, c.s.blue, 0.025)
+        for f in (0.55, 0.8):
+            m = (cx + (q[0] - cx) * f, cy + (q[1] - cy) * f)
+            for da in (0.6, -0.6):
+                c.line(m, (m[0] + math.cos(a + da) * 0.07, m[1] + math.sin(a + da) * 0.05), c.s.blue, 0.018)
+    c.poly([(0.15, 0.92), (0.4, 0.8), (0.7, 0.84)], _BROWN, 5)
+    _blossom(c, 0.4, 0.8, 0.06, (220, 60, 80))
+
+
+# flowers 1-4 then seasons 1-4, as ``_plant``'s k counts them
+_PLANTS: tuple[Callable[[_Canvas, RGB], None], ...] = (
+    _plum, _orchid, _chrysanthemum, _bamboo_plant, _spring, _summer, _autumn, _winter,
+)
 
 
 def _potted(c: _Canvas, k: int) -> None:
