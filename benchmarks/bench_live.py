@@ -24,7 +24,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -102,6 +104,18 @@ def in_order(got: list, want: list) -> list[tuple[int, int]]:
     return pairs[::-1]
 
 
+@dataclass
+class Playback:
+    """What the live pipeline made of the video, played as a camera."""
+
+    events: list[tuple[Any, float, int]] = field(default_factory=list)  # (event, when out, frame)
+    refused: list[tuple[Any, str]] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)  # the pipeline's time per frame processed
+    start: float | None = None  # when frame 0 would have arrived
+    wall: float = 0.0
+    dropped: int = 0
+
+
 def live(args: argparse.Namespace) -> None:
     from bench_real_perturbed import LAMPS
 
@@ -115,58 +129,73 @@ def live(args: argparse.Namespace) -> None:
               f"tiles in view: median {statistics.median(len(x) for x in labels)}")
         visible = first_visible(table, labels)
         truth = {"labels": labels[0]}
-        if args.reader == "truth":
-            reader = lambda image: labels_to_detections(truth["labels"])  # noqa: E731
-        else:
-            from vision.pipeline import default_reader
-
-            reader = default_reader(live=True)
-            if args.imgsz:
-                reader.imgsz = args.imgsz
-            reader.full_every = args.full_every
-            if args.no_balance:
-                reader.balance = None
+        reader = _live_reader(args, truth)
         from engine.game import Game
 
-        feed = RefereeFeed(Game("filipino", mode="observed"))
         pipe = LivePipeline(reader, variant="filipino", layout=TableLayout(Seat.EAST), first=Seat.EAST,
-                            observer=feed)
-        events, refused, seconds = [], [], []
-        with Capture(str(video), realtime=True) as cam:
-            start = None
-            last = -1
-            wall0 = time.perf_counter()
-            while True:
-                frame = cam.wait(after=last, timeout=2.0)
-                if frame is None:
-                    break
-                cam.mark_taken(frame)
-                if start is None:
-                    start = frame.time - frame.index / table.fps  # when frame 0 would have arrived
-                last = frame.index
-                truth["labels"] = labels[frame.index]
-                update = pipe.process(frame.image, frame.time, frame.index)
-                seconds.append(update.seconds)
-                done = time.monotonic()
-                events += [(e, done, frame.index) for e in update.events]
-                refused += update.refused
-            wall = time.perf_counter() - wall0
-            dropped = cam.frames_dropped
-    processed = len(seconds)
+                            observer=RefereeFeed(Game("filipino", mode="observed")))
+        played = _play(video, pipe, labels, truth, table.fps)
+    _report(args, table, played, visible, reader)
+
+
+def _live_reader(args: argparse.Namespace, truth: dict[str, list[dict]]) -> Any:
+    """The renderer's labels of the frame in ``truth`` replayed as detections, or the
+    shipped models set as ``args`` asks."""
+    if args.reader == "truth":
+        return lambda image: labels_to_detections(truth["labels"])
+    from vision.pipeline import default_reader
+
+    reader = default_reader(live=True)
+    if args.imgsz:
+        reader.imgsz = args.imgsz
+    reader.full_every = args.full_every
+    if args.no_balance:
+        reader.balance = None
+    return reader
+
+
+def _play(video: Path, pipe: LivePipeline, labels: list[list[dict]], truth: dict[str, list[dict]],
+          fps: float) -> Playback:
+    """``video`` fed to ``pipe`` in real time, frames it is too slow for dropped as a camera
+    drops them; ``truth`` holds the frame's labels for the truth reader."""
+    out = Playback()
+    with Capture(str(video), realtime=True) as cam:
+        last = -1
+        wall0 = time.perf_counter()
+        while (frame := cam.wait(after=last, timeout=2.0)) is not None:
+            cam.mark_taken(frame)
+            if out.start is None:
+                out.start = frame.time - frame.index / fps
+            last = frame.index
+            truth["labels"] = labels[frame.index]
+            update = pipe.process(frame.image, frame.time, frame.index)
+            out.seconds.append(update.seconds)
+            done = time.monotonic()
+            out.events += [(e, done, frame.index) for e in update.events]
+            out.refused += update.refused
+        out.wall = time.perf_counter() - wall0
+        out.dropped = cam.frames_dropped
+    return out
+
+
+def _report(args: argparse.Namespace, table: ScriptedTable, played: Playback, visible: list[int],
+            reader: Any) -> None:
+    """Frames per second, each scripted event's latency, and the events right in order."""
+    processed, seconds, events = len(played.seconds), played.seconds, played.events
     got = [(type(e).__name__, e.seat, getattr(e, "tile", None) if isinstance(e, DiscardSeen | FlowerSeen)
             else e.tiles) for e, _, _ in events]
     want = [({"discard": "DiscardSeen", "flower": "FlowerSeen", "kang": "KangSeen"}.get(s.kind, "MeldSeen"),
              s.seat, s.tiles[0] if s.kind in ("discard", "flower") else s.tiles) for s in table.script]
     pairs = in_order(got, want)
-    right = len(pairs)
     # for the events that match the script: from the first frame showing the step's tiles
     # (the step's first frame unless a hand hides them) to the event
+    start = played.start
     latencies = [events[i][1] - (start + visible[j] / table.fps) for i, j in pairs if start is not None]
     frames = [events[i][2] - visible[j] for i, j in pairs]
     print(f"reader: {args.reader}" + (f" (detector input {reader.imgsz}; crops classified per frame: "
                                       f"{reader.classified / max(processed, 1):.1f})" if args.reader == "models" else ""))
-    print(f"processed {processed} of {table.frame_count} frames in {wall:.1f} s of playback "
-          f"({dropped} dropped by the capture): {processed / wall:.1f} fps processed "
+    print(f"processed {processed} of {table.frame_count} frames in {played.wall:.1f} s of playback "
+          f"({played.dropped} dropped by the capture): {processed / played.wall:.1f} fps processed "
           f"(per-frame median {1000 * statistics.median(seconds):.1f} ms -> "
           f"{1 / statistics.median(seconds):.1f} fps capacity)   target >= 8")
     if latencies and frames:
@@ -176,9 +205,9 @@ def live(args: argparse.Namespace) -> None:
         print(f"latency in frames, first frame showing the tiles -> frame of the event, per event: "
               f"{' '.join(map(str, frames))} (max {max(frames)}; {hidden} step(s) hidden by a hand at first)"
               f"   {args.fps:g} fps: 0.5 s = {0.5 * args.fps:g} frames")
-    print(f"scripted events right, in order: {right}/{len(want)} (events out: {len(got)}), "
-          f"refused by the referee: {len(refused)}")
-    for event, why in refused:  # what the referee would not take, and why
+    print(f"scripted events right, in order: {len(pairs)}/{len(want)} (events out: {len(got)}), "
+          f"refused by the referee: {len(played.refused)}")
+    for event, why in played.refused:  # what the referee would not take, and why
         print(f"  refused: {event} ({why})")
 
 
