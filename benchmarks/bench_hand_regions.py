@@ -131,7 +131,7 @@ def regions_for(variant: str) -> HandRegions:
     return HandRegions(is_bonus=_is_bonus(ruleset))
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, default=300)
     p.add_argument("--seed", type=int, default=4062)
@@ -144,52 +144,71 @@ def main() -> None:
     p.add_argument("--deal", choices=("rules", "any"), default="rules",
                    help="the scenes dealt as their variant is played (default: no bonus tile held, melded or "
                         "discarded), or any tile anywhere as the training renders are (the figures until stop 34)")
-    args = p.parse_args()
+    return p.parse_args()
+
+
+class PhotoScore:
+    """Reads rendered hand scenes with their labels' boxes (``reader`` None) or the shipped
+    models, and tallies per photo: the hand held exactly, each tile in its place, all named."""
+
+    def __init__(self, args: argparse.Namespace, reader: Callable[[np.ndarray], Detections] | None) -> None:
+        self.args = args
+        self.reader = reader
+        self.tally = [0, 0, 0]  # held, in place, named
+        self.why: Counter[str] = Counter()
+
+    def update(self, root: Path, meta: Path) -> None:
+        from vision.imageio import load_image
+        from vision.pipeline import CloserLook
+
+        side = json.loads(meta.read_text())
+        labels = side["tiles"]
+        regions = regions_for(self.args.variant or side["variant"])
+        truth = labels_to_detections(labels)
+        mine = np.array([lab["seat"] == 0 and lab["region"] in ("hand", "meld", "flower") for lab in labels], bool)
+        image = None if self.reader is None else load_image(root / "images" / "val" / side["image"])
+        dets = truth if self.reader is None or image is None else self.reader(image)
+        reading = read(regions, dets, (side["width"], side["height"]))
+        if self.reader is not None and image is not None and reading is not None and not self.args.no_closer_look:
+            reading = CloserLook()(image, dets, reading, self.reader, regions)  # as read_hand_photo does
+        held, named = exact(reading, truth.xyxy[mine], truth.code[mine].tolist())
+        self.tally[0] += held
+        self.tally[1] += held and placed(reading, regions.is_bonus, truth, labels)
+        self.tally[2] += named
+        if self.args.why:
+            self.why.update(faults(reading, regions.is_bonus, truth, labels))
+
+
+def main() -> None:
+    args = _arguments()
     from vision.synth.dataset import write_scenes
     from vision.training.datasets import face_box_scenes
 
     reader = None
     if args.reader == "models":
-        from vision.imageio import load_image
-        from vision.pipeline import CloserLook
         from vision.reader import TileReader
 
         reader = TileReader()
-    tally = {"face boxes": [0, 0, 0], "whole-tile boxes": [0, 0, 0]}
-    why: dict[str, Counter[str]] = {name: Counter() for name in tally}
+    # the models box what they box: one pass, on the face boxes they learned
+    names = ("face boxes",) if reader is not None else ("face boxes", "whole-tile boxes")
+    scores = {name: PhotoScore(args, reader) for name in names}
     with tempfile.TemporaryDirectory() as tmp:
         whole, faces = Path(tmp) / "whole", Path(tmp) / "faces"
         write_scenes(whole, args.n, seed=args.seed, kind="hand", val_frac=1.0, workers=2, quiet=True, deal=args.deal)
         face_box_scenes(whole, faces)
         for name, root in (("face boxes", faces), ("whole-tile boxes", whole)):
-            if reader is not None and name != "face boxes":
-                continue  # the models box what they box: one pass
-            for meta in sorted((root / "meta" / "val").glob("*.json")):
-                side = json.loads(meta.read_text())
-                labels = side["tiles"]
-                regions = regions_for(args.variant or side["variant"])
-                truth = labels_to_detections(labels)
-                mine = np.array([lab["seat"] == 0 and lab["region"] in ("hand", "meld", "flower") for lab in labels], bool)
-                image = None if reader is None else load_image(root / "images" / "val" / side["image"])
-                dets = truth if reader is None or image is None else reader(image)
-                reading = read(regions, dets, (side["width"], side["height"]))
-                if reader is not None and image is not None and reading is not None and not args.no_closer_look:
-                    reading = CloserLook()(image, dets, reading, reader, regions)  # as read_hand_photo does
-                held, named = exact(reading, truth.xyxy[mine], truth.code[mine].tolist())
-                tally[name][0] += held
-                tally[name][1] += held and placed(reading, regions.is_bonus, truth, labels)
-                tally[name][2] += named
-                if args.why:
-                    why[name].update(faults(reading, regions.is_bonus, truth, labels))
-    for name, (held, in_place, named) in tally.items():
-        if reader is not None and name != "face boxes":
-            continue
+            for meta in sorted((root / "meta" / "val").glob("*.json")) if name in scores else []:
+                scores[name].update(root, meta)
+    for name, score in scores.items():
+        held, in_place, named = score.tally
         print(f"{args.reader} detections, {name}: of {args.n} rendered hand scenes (seed {args.seed}, dealt {args.deal}), the hand "
               f"read holds exactly seat 0's hand, meld and flower tiles in {held}, puts each in its place "
               f"(concealed row, each meld, flowers) in {in_place}"
               + (f", and names them all right in {named}" if reader is not None else ""))
         if args.why:
-            print(f"  why ({name}, photos): " + ", ".join(f"{k} {v}" for k, v in why[name].most_common()))
+            # ties by name: a fault set's order, and so most_common's among equals, is the hash seed's
+            counts = sorted(score.why.items(), key=lambda kv: (-kv[1], kv[0]))
+            print(f"  why ({name}, photos): " + ", ".join(f"{k} {v}" for k, v in counts))
 
 
 if __name__ == "__main__":
