@@ -370,19 +370,10 @@ def _replay(state: TableState, ev: Event) -> list[str]:
         state.last_result = "Draw game: the wall ran out. Nobody pays."
         return [state.last_result]
     assert seat is not None
-    if ev.kind != "win":
-        state.hand_events += 1
-    me = state.seats[seat]
-    who = state.name(seat)
-    said = ", ".join(f"{t.english}" for t in tiles[:1])
     if ev.kind == "win":
-        how = "by self-draw (búnot)" if ev.detail.get("self_drawn") else \
-            f"on {Seat(ev.detail['discarder'])}'s discard"
-        tile = f" with {tiles[0].english}" if tiles else ""
-        _end_hand(state, seat)
-        state.last_result = f"{who} wins {how}{tile}!"
-        return [state.last_result]
-    if ev.kind == "sagasa" and not any(m.kind is MeldKind.PUNG and m.tiles[0] == tiles[0] for m in me.melds):
+        return _replay_win(state, ev, seat, tiles)
+    state.hand_events += 1
+    if ev.kind == "sagasa" and _pung_of(state.seats[seat], tiles[0]) is None:
         raise TableEventError(f"{seat} has no pung of {tiles[0]} to add to")
     called = _take_called(state, seat, tiles, ev.kind)
     try:
@@ -391,30 +382,50 @@ def _replay(state: TableState, ev: Event) -> list[str]:
         if called is not None:
             state.seats[called[0]].discards.append(called[1])
         raise
-    if ev.kind == "discard":
+    return _lay_down(state, seat, tiles, ev.kind)
+
+
+def _replay_win(state: TableState, ev: Event, seat: Seat, tiles: list[Tile]) -> list[str]:
+    how = "by self-draw (búnot)" if ev.detail.get("self_drawn") else \
+        f"on {Seat(ev.detail['discarder'])}'s discard"
+    tile = f" with {tiles[0].english}" if tiles else ""
+    _end_hand(state, seat)
+    state.last_result = f"{state.name(seat)} wins {how}{tile}!"
+    return [state.last_result]
+
+
+def _pung_of(seat_state: SeatState, tile: Tile) -> int | None:
+    """Where among the seat's melds its pung of ``tile`` is, if it has one."""
+    return next((i for i, m in enumerate(seat_state.melds) if m.kind is MeldKind.PUNG and m.tiles[0] == tile), None)
+
+
+def _lay_down(state: TableState, seat: Seat, tiles: list[Tile], kind: str) -> list[str]:
+    """A discard, flower, added kang or meld put where it goes, the tiles already checked."""
+    me, who = state.seats[seat], state.name(seat)
+    if kind == "discard":
         me.discards.append(tiles[0])
         state.last_discard = (seat, tiles[0])
-        return [f"{who} discards {said}"]
-    if ev.kind == "flower":
+        return [f"{who} discards {tiles[0].english}"]
+    if kind == "flower":
         if not (tiles[0].is_bonus or tiles[0].is_honor or tiles[0].is_vn_joker):
             raise TableEventError(f"{tiles[0]} ({tiles[0].english}) is not a flower or bonus tile")
         me.flowers.append(tiles[0])
         return [f"{who}: flower {tiles[0].english}"]
-    if ev.kind == "sagasa":
-        for i, m in enumerate(me.melds):
-            if m.kind is MeldKind.PUNG and m.tiles[0] == tiles[0]:
-                me.melds[i] = Meld(MeldKind.ADDED_KANG, (tiles[0],) * 4)
-                return [f"{who}: sagása (added kang) of {tiles[0].english}"]
-        raise TableEventError(f"{seat} has no pung of {tiles[0]} to add to")
-    kind = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kang": MeldKind.KANG,
-            "secret": MeldKind.CONCEALED_KANG}[ev.kind]
+    if kind == "sagasa":
+        i = _pung_of(me, tiles[0])
+        if i is None:
+            raise TableEventError(f"{seat} has no pung of {tiles[0]} to add to")
+        me.melds[i] = Meld(MeldKind.ADDED_KANG, (tiles[0],) * 4)
+        return [f"{who}: sagása (added kang) of {tiles[0].english}"]
+    meld_kind = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kang": MeldKind.KANG,
+                 "secret": MeldKind.CONCEALED_KANG}[kind]
     try:
-        meld = Meld(kind, tuple(tiles))
+        meld = Meld(meld_kind, tuple(tiles))
     except ValueError as exc:
         raise TableEventError(str(exc)) from None
     me.melds.append(meld)
-    name = {"chow": "chow", "pung": "pung", "kang": "kang", "secret": "secret (concealed kang)"}[ev.kind]
-    what = format_tiles(tiles) if ev.kind == "chow" else tiles[0].english
+    name = {"chow": "chow", "pung": "pung", "kang": "kang", "secret": "secret (concealed kang)"}[kind]
+    what = format_tiles(tiles) if kind == "chow" else tiles[0].english
     return [f"{who}: {name} of {what}"]
 
 
