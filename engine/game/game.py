@@ -160,6 +160,21 @@ class _State:
         return s
 
 
+def _markers(jai_alai: Sequence[int] | None) -> tuple[int, int, int, int]:
+    """The jai alái markers each seat holds (E, S, W, N), checked; none: (0, 0, 0, 0).
+
+    >>> _markers([1, 0, 2, 0])
+    (1, 0, 2, 0)
+    >>> _markers([1, 2])
+    Traceback (most recent call last):
+    ValueError: jai_alai=[1, 2]: give four whole numbers of markers (E, S, W, N)
+    """
+    markers = tuple(jai_alai) if jai_alai is not None else (0, 0, 0, 0)
+    if len(markers) != 4 or any(isinstance(m, bool) or not isinstance(m, int) or m < 0 for m in markers):
+        raise ValueError(f"jai_alai={jai_alai!r}: give four whole numbers of markers (E, S, W, N)")
+    return (markers[0], markers[1], markers[2], markers[3])
+
+
 def _fail(action: Action, why: str) -> IllegalActionError:
     return IllegalActionError(f"{action}: {why}")
 
@@ -207,10 +222,7 @@ class Game:
         self.seed = seed
         # Filipino jai alái: the markers each seat (in Seat order) held when this hand was
         # dealt; the pot runs across hands, so the next hand is built with next_jai_alai().
-        markers = tuple(jai_alai) if jai_alai is not None else (0, 0, 0, 0)
-        if len(markers) != 4 or any(isinstance(m, bool) or not isinstance(m, int) or m < 0 for m in markers):
-            raise ValueError(f"jai_alai={jai_alai!r}: give four whole numbers of markers (E, S, W, N)")
-        self.jai_alai: tuple[int, int, int, int] = (markers[0], markers[1], markers[2], markers[3])
+        self.jai_alai = _markers(jai_alai)
         self.scorer: Scorer = scorer or scorer_for(self.rules.ruleset_name, self.rules.unit,
                                                    self.rules.table_rules)
         self._set = self.rules.tile_set()
@@ -223,34 +235,42 @@ class Game:
         self.break_wall = self._break_wall()
         self._history: list[tuple[Action, _State]] = []
         self._s = _State()
-        s = self._s
-        s.to_act = self.dealer
+        self._s.to_act = self.dealer
+        self.wall: list[Tile] = []
         if self.mode is Mode.FULL:
-            tiles = list(wall) if wall is not None else self._build_wall(rng)
-            if Counter(tiles) != self._copies:
-                raise ValueError(f"wall {format_tiles(tiles)!r} is not the {self.rules.name} set")
-            self.wall: list[Tile] = tiles
-            s.tail = len(tiles)
-            self._deal()
-            if self.rules.plays("nfnl"):
-                # 003: "The initial hand must not have flowers but can contain jokers";
-                # "If the player also started with no jokers, this is considered a pure NFNL hand."
-                for seat in Seat:
-                    first_hand = self.concealed(seat)
-                    s.nfnl[seat] = not any(t.is_flower or t.is_royalty for t in first_hand)
-                    s.nfnl_pure[seat] = s.nfnl[seat] and not any(t.is_vn_joker for t in first_hand)
+            self._deal_wall(list(wall) if wall is not None else self._build_wall(rng))
         else:
-            self.wall = []
-            s.tail = len(self._set)
-            dealt = sum(self.rules.deal_chunks)
+            self._deal_unseen()
+
+    def _deal_wall(self, tiles: list[Tile]) -> None:
+        """Full mode: ``tiles`` become the wall, and the hands are dealt from it."""
+        if Counter(tiles) != self._copies:
+            raise ValueError(f"wall {format_tiles(tiles)!r} is not the {self.rules.name} set")
+        s = self._s
+        self.wall = tiles
+        s.tail = len(tiles)
+        self._deal()
+        if self.rules.plays("nfnl"):
+            # 003: "The initial hand must not have flowers but can contain jokers";
+            # "If the player also started with no jokers, this is considered a pure NFNL hand."
             for seat in Seat:
-                s.hidden[seat] = dealt + (1 if seat is self.dealer else 0)
-            s.head = 4 * dealt + 1
-            # the dealt hands are unseen: a seat loses NFNL when it lays a flower or joker aside,
-            # and purity when it throws a joker (an NFNL hand holds none at the win, so a dealt
-            # joker must be thrown: no joker thrown means none dealt)
-            s.nfnl = [self.rules.plays("nfnl")] * 4
-            s.nfnl_pure = s.nfnl[:]
+                first_hand = self.concealed(seat)
+                s.nfnl[seat] = not any(t.is_flower or t.is_royalty for t in first_hand)
+                s.nfnl_pure[seat] = s.nfnl[seat] and not any(t.is_vn_joker for t in first_hand)
+
+    def _deal_unseen(self) -> None:
+        """Observed mode: each seat holds its dealt count of tiles nobody has seen."""
+        s = self._s
+        s.tail = len(self._set)
+        dealt = sum(self.rules.deal_chunks)
+        for seat in Seat:
+            s.hidden[seat] = dealt + (1 if seat is self.dealer else 0)
+        s.head = 4 * dealt + 1
+        # the dealt hands are unseen: a seat loses NFNL when it lays a flower or joker aside,
+        # and purity when it throws a joker (an NFNL hand holds none at the win, so a dealt
+        # joker must be thrown: no joker thrown means none dealt)
+        s.nfnl = [self.rules.plays("nfnl")] * 4
+        s.nfnl_pure = s.nfnl[:]
 
     def __repr__(self) -> str:
         """The constructor call that deals this hand again (actions are in ``history``)."""
