@@ -1322,36 +1322,44 @@ class Game:
         return out
 
     def _candidates(self) -> Iterable[Action]:
+        """Every action that might be legal now, to be tried one by one."""
         s = self._s
         if s.phase is Phase.OVER:
             return
         if s.phase is Phase.CLAIM and s.last_discard is not None:
-            frm, tile = s.last_discard
-            if s.rob:
-                yield Draw(frm)
-                yield from (Win(seat) for seat in Seat if seat is not frm)
-                return
-            yield Draw(frm.next)
-            if self.rules.nfnl:
-                yield Win(frm)  # going out after a third green joker (003)
-            if self.mode is Mode.OBSERVED:
-                yield DrawGame(frm.next)
-            for seat in Seat:
-                if seat is frm:
-                    continue
-                yield Win(seat)
-                if tile.is_playable:
-                    yield Pung(seat)
-                    yield Kang(seat)
-            if tile.is_suited:
-                for low in range(tile - 2, tile + 1):
-                    if 0 <= low and Tile(low).is_suited and Tile(low).number <= 7 and low // 9 == tile // 9:
-                        yield Chow(frm.next, Tile(low))
-            if self.rules.special_sets:
-                yield DeclareBeauty(frm.next, True)
-                yield DeclareNews(frm.next, True)
+            yield from self._claim_candidates(*s.last_discard)
+        else:
+            yield from self._turn_candidates(s.to_act)
+
+    def _claim_candidates(self, frm: Seat, tile: Tile) -> Iterable[Action]:
+        """What the seats may do with ``frm``'s discard ``tile`` (or a tile added to a pung)."""
+        if self._s.rob:
+            yield Draw(frm)
+            yield from (Win(seat) for seat in Seat if seat is not frm)
             return
-        seat = s.to_act
+        yield Draw(frm.next)
+        if self.rules.nfnl:
+            yield Win(frm)  # going out after a third green joker (003)
+        if self.mode is Mode.OBSERVED:
+            yield DrawGame(frm.next)
+        for seat in Seat:
+            if seat is frm:
+                continue
+            yield Win(seat)
+            if tile.is_playable:
+                yield Pung(seat)
+                yield Kang(seat)
+        if tile.is_suited:
+            for low in range(tile - 2, tile + 1):
+                if 0 <= low and Tile(low).is_suited and Tile(low).number <= 7 and low // 9 == tile // 9:
+                    yield Chow(frm.next, Tile(low))
+        if self.rules.special_sets:
+            yield DeclareBeauty(frm.next, True)
+            yield DeclareNews(frm.next, True)
+
+    def _turn_candidates(self, seat: Seat) -> Iterable[Action]:
+        """What ``seat`` may do on its turn, and during the deal every seat's flowers."""
+        s = self._s
         if s.deal_open and s.source == "deal":
             for other in self._order():
                 for t in self._must:
