@@ -634,58 +634,73 @@ def _flower(c: _Canvas, t: Tile) -> None:
         c.text(_FLOWER_CHARS[k], (0.05, 0.03, 0.3, 0.24) if right else (0.7, 0.03, 0.95, 0.24), ink)
 
 
+_DARK = (40, 34, 30)
+
+
 def _animal(c: _Canvas, t: Tile) -> None:
-    s = c.s
     k = t - Tile.CAT
-    dark = (40, 34, 30)
-    if k == 0:  # cat
-        body = (230, 150, 60)
-        c.ellipse(0.5, 0.7, 0.26, 0.2, 0, body)
-        c.circle(0.5, 0.4, 0.22, body)
-        c.poly([(0.32, 0.32), (0.3, 0.12), (0.46, 0.24)], body)
-        c.poly([(0.68, 0.32), (0.7, 0.12), (0.54, 0.24)], body)
-        c.circle(0.42, 0.38, 0.04, (60, 140, 60))
-        c.circle(0.58, 0.38, 0.04, (60, 140, 60))
-        c.circle(0.5, 0.46, 0.02, (220, 90, 100))
-        for dy in (-0.02, 0.02):
-            c.line((0.3, 0.47 + dy), (0.44, 0.47), dark, 0.008)
-            c.line((0.56, 0.47), (0.7, 0.47 + dy), dark, 0.008)
-        c.poly([(0.74, 0.75), (0.88, 0.6), (0.86, 0.45)], body, 8)
-        for x in (0.3, 0.42, 0.58, 0.7):  # stripes
-            c.line((x, 0.58), (x + 0.02, 0.66), _mix(body, dark, 0.4), 0.012)
-    elif k == 1:  # rat
-        grey = (130, 125, 120)
-        c.ellipse(0.48, 0.62, 0.26, 0.15, -10, grey)
-        c.ellipse(0.72, 0.48, 0.13, 0.09, -25, grey)
-        c.circle(0.66, 0.38, 0.06, (220, 160, 170))
-        c.circle(0.76, 0.45, 0.018, dark)
-        c.circle(0.86, 0.43, 0.02, (220, 120, 130))
-        c.poly([(0.24, 0.66), (0.12, 0.8), (0.2, 0.9), (0.4, 0.92)], grey, 4)
-        c.line((0.4, 0.72), (0.36, 0.8), grey, 0.02)
-        c.line((0.58, 0.72), (0.6, 0.8), grey, 0.02)
-    elif k == 2:  # rooster
-        c.poly([(0.3, 0.55), (0.12, 0.2), (0.26, 0.3), (0.2, 0.12), (0.36, 0.34), (0.34, 0.16), (0.44, 0.5)],
-               _mix(s.blue, s.green, 0.5))
-        c.ellipse(0.5, 0.58, 0.2, 0.15, 0, (200, 110, 40))
-        c.ellipse(0.48, 0.6, 0.11, 0.07, 10, (150, 70, 30))
-        c.circle(0.66, 0.36, 0.08, (210, 120, 50))
-        c.poly([(0.6, 0.3), (0.62, 0.2), (0.67, 0.28), (0.71, 0.19), (0.73, 0.3)], s.red)
-        c.ellipse(0.68, 0.46, 0.025, 0.045, 0, s.red)
-        c.poly([(0.73, 0.34), (0.84, 0.37), (0.73, 0.4)], (226, 180, 40))
-        c.circle(0.68, 0.34, 0.018, dark)
-        c.line((0.46, 0.7), (0.44, 0.88), (220, 170, 40), 0.02)
-        c.line((0.56, 0.7), (0.58, 0.88), (220, 170, 40), 0.02)
-    else:  # centipede
-        col = (150, 60, 30)
-        pts = [(0.5 + 0.18 * math.sin(i * 0.8), 0.18 + i * 0.075) for i in range(10)]
-        for i, (x, y) in enumerate(pts):
-            c.line((x - 0.16, y - 0.02), (x + 0.16, y - 0.02), dark, 0.012)
-            c.circle(x, y, 0.075 if i else 0.085, col if i % 2 else _mix(col, (230, 160, 40), 0.4))
-        hx, hy = pts[0]
-        c.line((hx, hy), (hx - 0.1, hy - 0.12), dark, 0.012)
-        c.line((hx, hy), (hx + 0.1, hy - 0.12), dark, 0.012)
-    if s.animal_label:
-        c.text(_ANIMAL_CHARS[k], (0.04, 0.03, 0.3 if k < 3 else 0.42, 0.2), s.red)
+    _ANIMALS[k](c)
+    if c.s.animal_label:
+        c.text(_ANIMAL_CHARS[k], (0.04, 0.03, 0.3 if k < 3 else 0.42, 0.2), c.s.red)
+
+
+def _cat(c: _Canvas) -> None:
+    body = (230, 150, 60)
+    c.ellipse(0.5, 0.7, 0.26, 0.2, 0, body)
+    c.circle(0.5, 0.4, 0.22, body)
+    c.poly([(0.32, 0.32), (0.3, 0.12), (0.46, 0.24)], body)
+    c.poly([(0.68, 0.32), (0.7, 0.12), (0.54, 0.24)], body)
+    c.circle(0.42, 0.38, 0.04, (60, 140, 60))
+    c.circle(0.58, 0.38, 0.04, (60, 140, 60))
+    c.circle(0.5, 0.46, 0.02, (220, 90, 100))
+    for dy in (-0.02, 0.02):  # whiskers
+        c.line((0.3, 0.47 + dy), (0.44, 0.47), _DARK, 0.008)
+        c.line((0.56, 0.47), (0.7, 0.47 + dy), _DARK, 0.008)
+    c.poly([(0.74, 0.75), (0.88, 0.6), (0.86, 0.45)], body, 8)
+    for x in (0.3, 0.42, 0.58, 0.7):  # stripes
+        c.line((x, 0.58), (x + 0.02, 0.66), _mix(body, _DARK, 0.4), 0.012)
+
+
+def _rat(c: _Canvas) -> None:
+    grey = (130, 125, 120)
+    c.ellipse(0.48, 0.62, 0.26, 0.15, -10, grey)
+    c.ellipse(0.72, 0.48, 0.13, 0.09, -25, grey)
+    c.circle(0.66, 0.38, 0.06, (220, 160, 170))
+    c.circle(0.76, 0.45, 0.018, _DARK)
+    c.circle(0.86, 0.43, 0.02, (220, 120, 130))
+    c.poly([(0.24, 0.66), (0.12, 0.8), (0.2, 0.9), (0.4, 0.92)], grey, 4)
+    c.line((0.4, 0.72), (0.36, 0.8), grey, 0.02)
+    c.line((0.58, 0.72), (0.6, 0.8), grey, 0.02)
+
+
+def _rooster(c: _Canvas) -> None:
+    s = c.s
+    c.poly([(0.3, 0.55), (0.12, 0.2), (0.26, 0.3), (0.2, 0.12), (0.36, 0.34), (0.34, 0.16), (0.44, 0.5)],
+           _mix(s.blue, s.green, 0.5))
+    c.ellipse(0.5, 0.58, 0.2, 0.15, 0, (200, 110, 40))
+    c.ellipse(0.48, 0.6, 0.11, 0.07, 10, (150, 70, 30))
+    c.circle(0.66, 0.36, 0.08, (210, 120, 50))
+    c.poly([(0.6, 0.3), (0.62, 0.2), (0.67, 0.28), (0.71, 0.19), (0.73, 0.3)], s.red)
+    c.ellipse(0.68, 0.46, 0.025, 0.045, 0, s.red)
+    c.poly([(0.73, 0.34), (0.84, 0.37), (0.73, 0.4)], (226, 180, 40))
+    c.circle(0.68, 0.34, 0.018, _DARK)
+    c.line((0.46, 0.7), (0.44, 0.88), (220, 170, 40), 0.02)
+    c.line((0.56, 0.7), (0.58, 0.88), (220, 170, 40), 0.02)
+
+
+def _centipede(c: _Canvas) -> None:
+    col = (150, 60, 30)
+    pts = [(0.5 + 0.18 * math.sin(i * 0.8), 0.18 + i * 0.075) for i in range(10)]
+    for i, (x, y) in enumerate(pts):
+        c.line((x - 0.16, y - 0.02), (x + 0.16, y - 0.02), _DARK, 0.012)
+        c.circle(x, y, 0.075 if i else 0.085, col if i % 2 else _mix(col, (230, 160, 40), 0.4))
+    hx, hy = pts[0]
+    c.line((hx, hy), (hx - 0.1, hy - 0.12), _DARK, 0.012)
+    c.line((hx, hy), (hx + 0.1, hy - 0.12), _DARK, 0.012)
+
+
+# in Tile order from the cat
+_ANIMALS: tuple[Callable[[_Canvas], None], ...] = (_cat, _rat, _rooster, _centipede)
 
 
 def _vn_joker(c: _Canvas, t: Tile) -> None:
