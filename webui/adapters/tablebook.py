@@ -275,8 +275,10 @@ class TableBook:
                 else "Mahjong"
             return [Payment(before.table_id, before.hand_no, s, before.setup.name(s), v, analysis.score.pay_unit,
                             reason, now) for s, v in analysis.score.payments if v]
+        tiles = tuple(parse_tiles(ev.tiles))
+        if ev.kind == "sagasa":
+            tiles *= 4  # the event names the tile added; the ambition checks the kang it makes
         for name in _INSTANT_KIND[ev.kind]:
-            tiles = tuple(parse_tiles(ev.tiles))
             paid = self.rules.instant(variant, name, ev.seat, dealer=before.dealer, tiles=tiles, table_rules=rules)
             if paid is not None:
                 reason = paid.name + (f" ({paid.local})" if paid.local and paid.local != paid.name else "")

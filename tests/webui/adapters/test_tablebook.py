@@ -90,3 +90,99 @@ def test_payments_sum_to_zero_and_undo_restores_exactly(tmp_path_factory: pytest
         book.undo()
         assert book.current() == before and book.payments() == paid_before
         book.apply(kind, seat, tiles)
+
+
+def test_a_called_discard_leaves_the_pile_for_the_meld(tmp_path: Path) -> None:
+    book = fresh(tmp_path)
+    book.apply("discard", "E", "5p")
+    assert book.apply("pung", "S", "5p") == ["Ben (South): pung of 5 dots"]
+    book.apply("discard", "S", "7s")
+    assert book.apply("chow", "W", "678s") == ["Cris (West): chow of 678s"]
+    state = book.current()
+    assert state is not None
+    assert state.seats[Seat.EAST].discards == [] and state.seats[Seat.SOUTH].discards == []
+    assert [m.tiles for m in state.seats[Seat.WEST].melds] == [(Tile.S6, Tile.S7, Tile.S8)]
+    assert state.visible()[Tile.P5] == 3  # the called 5p counted once, in the pung
+
+
+def test_a_discard_not_last_thrown_stays_on_its_pile(tmp_path: Path) -> None:
+    book = fresh(tmp_path)
+    book.apply("discard", "E", "5p")
+    book.apply("discard", "S", "9m")
+    book.apply("pung", "W", "5p")  # a pung of 5p from the hand: East's 5p is no longer the live discard
+    state = book.current()
+    assert state is not None and state.seats[Seat.EAST].discards == [Tile.P5]
+    assert state.seats[Seat.SOUTH].discards == [Tile.M9]
+
+
+def test_a_call_that_would_make_a_fifth_copy_is_refused_and_the_discard_stays(tmp_path: Path) -> None:
+    book = fresh(tmp_path)
+    for seat in ("S", "W", "N", "E"):
+        book.apply("discard", seat, "5p")
+    before = book.current()
+    with pytest.raises(TableEventError, match="6 copies of 5p"):
+        book.apply("pung", "S", "5p")
+    assert book.current() == before
+    assert before is not None and before.seats[Seat.EAST].discards == [Tile.P5]
+
+
+@pytest.mark.parametrize(("kind", "seat", "tiles", "message"), [
+    ("shout", "E", "5p", "unknown event 'shout'"),
+    ("discard", "E", "9x", "9x"),
+    ("discard", "E", "", "a discard needs 1 tile"),
+    ("kang", "E", "1m1m", "a kang needs 4 tiles"),
+    ("chow", "E", "135m", "135m|chow"),
+    ("flower", "E", "5p", "5p .* is not a flower or bonus tile"),
+    ("sagasa", "E", "5p", "E has no pung of 5p to add to|no pung"),
+    ("discard", "Q", "5p", "Q"),
+])
+def test_a_bad_event_is_refused_by_name_and_changes_nothing(tmp_path: Path, kind: str, seat: str, tiles: str,
+                                                            message: str) -> None:
+    book = fresh(tmp_path)
+    book.apply("discard", "N", "1s")
+    before = book.current()
+    with pytest.raises(ValueError, match=message):
+        book.apply(kind, seat, tiles)
+    assert book.current() == before
+
+
+def test_an_added_kang_turns_the_pung_into_a_kang_and_is_paid_at_once(tmp_path: Path) -> None:
+    book = fresh(tmp_path)  # Filipino: sagása, the extended kang, is an ambition paid on the spot
+    book.apply("pung", "E", "5p")
+    assert book.apply("sagasa", "E", "5p") == [
+        "Ana (East): sagása (added kang) of 5 dots",
+        "Extended kang (sagása) — payments: Ana +$1.50, Ben −$0.50, Cris −$0.50, Dina −$0.50"]
+    state = book.current()
+    assert state is not None and [m.tiles for m in state.seats[Seat.EAST].melds] == [(Tile.P5,) * 4]
+    assert sum(p.amount for p in book.payments()) == 0
+
+
+def test_a_draw_game_keeps_the_deal_and_nobody_pays(tmp_path: Path) -> None:
+    book = fresh(tmp_path)
+    book.apply("discard", "E", "5p")
+    assert book.apply("draw", None) == ["Draw game: the wall ran out. Nobody pays."]
+    state = book.current()
+    assert state is not None and (state.hand_no, state.dealer, state.round_wind) == (2, Seat.EAST, Seat.EAST)
+    assert state.previous is not None and state.previous[Seat.EAST].discards == [Tile.P5]
+    assert book.payments() == []
+
+
+def test_the_round_wind_moves_on_once_the_deal_has_gone_round(tmp_path: Path) -> None:
+    book = fresh(tmp_path)
+    hand = "11m345p678s789s [234m] [789p] / 3f4f1z2z4z"
+    for winner, discarder in (("S", "E"), ("W", "S"), ("N", "W"), ("E", "N")):
+        state = book.current()
+        assert state is not None and state.round_wind == Seat.EAST
+        book.apply("win", winner, "9s", hand=hand, discarder=discarder)
+    state = book.current()
+    assert state is not None and (state.hand_no, state.dealer, state.round_wind) == (5, Seat.EAST, Seat.SOUTH)
+
+
+def test_undo_with_nothing_to_take_back_gives_none(tmp_path: Path) -> None:
+    book = fresh(tmp_path)
+    assert book.undo() is None
+    book.apply("discard", "E", "5p")
+    undone = book.undo()
+    assert undone is not None and (undone.kind, undone.tiles) == ("discard", "5p")
+    assert book.undo() is None
+
