@@ -1274,7 +1274,7 @@ class Game:
         """Singapore bao on a kang (004): "7 or less playable tiles remaining", a fresh tile
         (not yet among discards and melds) claimed "to declare a kong": its thrower pays the
         kang for all ("pay-for-all for this kong only; does not affect payments on winning")."""
-        if not self.rules.bao or self.live_remaining > 7:
+        if not self.rules.plays("bao") or self.live_remaining > 7:
             return None
         s = self._s
         seen = sum(d.count(tile) for d in s.discards) - 1 + sum(
@@ -1285,7 +1285,7 @@ class Game:
         """Who pays for all: Singapore bao (document 004). (Vietnam's flower thrower: ``_win``.)"""
         if frm is None:
             return None
-        if not self.rules.bao:
+        if not self.rules.plays("bao"):  # a table that plays without bao: the scorer ignores it too
             return None
         s = self._s
         discarded = s.last_discard[1] if s.last_discard else tile

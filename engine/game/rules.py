@@ -129,18 +129,21 @@ class GameRules:
         return self.is_bonus(tile)
 
     def plays(self, rule: str) -> bool:
-        """Whether this table plays an optional rule of its ruleset (``nfnl``, ``jai_alai``):
-        the variant must have it (class attribute) and the table rule must be on (its default
-        when not given: the Vietnamese ``nfnl`` is on, the Filipino ``jai_alai`` off).
+        """Whether this table plays an optional rule of its ruleset (``nfnl``, ``jai_alai``,
+        ``bao``): the variant must have it (class attribute) and the table rule must be on
+        (its default when not given: the Vietnamese ``nfnl`` and the Singaporean ``bao`` are
+        on, the Filipino ``jai_alai`` off).
 
         >>> rules_for("vietnamese").plays("nfnl"), rules_for("vn", nfnl=False).plays("nfnl")
         (True, False)
         >>> rules_for("filipino").plays("jai_alai"), rules_for("ph", jai_alai=True).plays("jai_alai")
         (False, True)
+        >>> rules_for("singaporean").plays("bao"), rules_for("sg", bao=False).plays("bao")
+        (True, False)
         """
         from engine.variants.filipino import flag  # table rules may be given as text ("off")
 
-        defaults = {"nfnl": True, "jai_alai": False}
+        defaults = {"nfnl": True, "jai_alai": False, "bao": True}
         return bool(getattr(self, rule, False)) and flag(self.table_rules.get(rule, defaults.get(rule, False)))
 
     def with_options(self, **options: Any) -> GameRules:

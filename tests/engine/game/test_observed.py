@@ -285,3 +285,104 @@ def test_singapore_bao_a_fresh_tile_fed_to_a_kang_late_pays_the_kang_for_all() -
     thrower, early = kang_payments(30)  # plenty left: everyone pays their share
     assert early == rs.instant("open kang", thrower.next, tiles="5555p").payments
     assert all(early[s] < 0 for s in Seat if s is not thrower.next)
+
+
+def _singapore_win_after(script: str, shown: str, **options: object) -> dict[Seat, Fraction]:
+    """South's payments for winning on West's last discard after ``script``, showing ``shown``."""
+    g = Game(rules_for("singaporean", **options), mode="observed")
+    play(g, script)
+    events = g.push(Win(S, tuple(parse_tiles(shown))))
+    return next(e for e in events if e.kind == "win").payments
+
+
+# South pungs three dots sets off East, then West throws the dots tile that completes a full flush
+_THREE_DOTS_MELDS = """
+    E discard 1p
+    S pung
+    S discard 9m
+    W discard 2m
+    N discard 3m
+    E discard 4p
+    S pung
+    S discard 8m
+    W discard 2s
+    N discard 3s
+    E discard 7p
+    S pung
+    S discard 9s
+    W discard 9p
+"""
+
+
+def test_singapore_bao_the_tile_that_feeds_three_melds_of_a_suit_a_full_flush_pays_for_all() -> None:
+    """004, Bao: "Potential winner has 3 or more melds in the same suit | A tile of the same
+    suit | Potential winner claims the discard to win on Full Flush"."""
+    paid = _singapore_win_after(_THREE_DOTS_MELDS, "5p6p7p9p9p")
+    assert paid[S] > 0 and paid[W] == -paid[S] and paid[E] == paid[N] == 0
+    shared = _singapore_win_after(_THREE_DOTS_MELDS, "5p6p7p9p9p", bao=False)  # the table rule off
+    assert shared[S] == paid[S] and all(shared[s] < 0 for s in (E, W, N)) and shared[W] < shared[E]
+
+
+def test_singapore_bao_the_last_dragon_to_two_dragon_pungs_and_the_last_wind_to_three() -> None:
+    """004, Bao: two dragon pungs melded, the remaining dragon; three wind pungs melded, the
+    remaining wind: the thrower pays for all."""
+    dragons = """
+        E discard 5z
+        S pung
+        S discard 9m
+        W discard 2m
+        N discard 3m
+        E discard 6z
+        S pung
+        S discard 8m
+        W discard 7z
+    """
+    paid = _singapore_win_after(dragons, "1p2p3p4s4s7z7z7z")
+    assert paid[W] == -paid[S] and paid[E] == paid[N] == 0
+    winds = """
+        E discard 1z
+        S pung
+        S discard 9m
+        W discard 2m
+        N discard 3m
+        E discard 2z
+        S pung
+        S discard 8m
+        W discard 2s
+        N discard 3s
+        E discard 3z
+        S pung
+        S discard 9s
+        W discard 4z
+    """
+    paid = _singapore_win_after(winds, "5p5p4z4z4z")
+    assert paid[W] == -paid[S] and paid[E] == paid[N] == 0
+
+
+def test_singapore_no_bao_for_an_ordinary_discard_early_in_the_hand() -> None:
+    """Two melds of dots are not three: the win is paid by everyone (the discarder double)."""
+    two_melds = """
+        E discard 1p
+        S pung
+        S discard 9m
+        W discard 2m
+        N discard 3m
+        E discard 4p
+        S pung
+        S discard 8m
+        W discard 9p
+    """
+    paid = _singapore_win_after(two_melds, "5p6p7p7p8p9p9p9p")
+    assert paid[S] > 0 and all(paid[s] < 0 for s in (E, W, N))
+
+
+def test_singapore_a_table_without_bao_shares_a_late_kang_too() -> None:
+    suited = [Tile(t) for t in range(27) if t != Tile.P5]
+    g = Game(rules_for("singaporean", bao=False), mode="observed")
+    seat, i = g.actor(), 0
+    while g.live_remaining > 8:
+        observe(g, Discard(seat, suited[i % len(suited)]))
+        seat, i = seat.next, i + 1
+    observe(g, Discard(seat, Tile.P5))  # fresh, with 7 left: bao, were the table playing it
+    paid = next(e for e in g.push(parse_action(f"{seat.next.name[0]} kang")) if e.kind == "instant").payments
+    assert all(paid[s] < 0 for s in Seat if s is not seat.next)
