@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Flask
 
+from engine.tiles import Tile
 from tests.webui.helpers import ScriptedSource
 from webui import create_app
 from webui.adapters.tablebook import TableSetup
@@ -101,3 +102,59 @@ def test_live_page_and_panel(config: dict[str, Any]) -> None:
 def test_no_frame_yet_is_503(config: dict[str, Any]) -> None:
     app = create_app({**config, "SOURCE": ScriptedSource([]), "LIVE_AUTOSTART": False})
     assert app.test_client().get("/live/frame.jpg").status_code == 503
+
+
+class _BrokenCamera:
+    """A source that gives one frame's events, then fails as an unplugged camera does."""
+
+    name = "broken test camera"
+
+    def updates(self, stop: Any) -> Any:
+        yield LiveUpdate(None, events=({"kind": "discard", "seat": 0, "tiles": "3p"},))
+        raise OSError("the camera was unplugged")
+
+
+def test_a_camera_that_fails_says_so_and_keeps_the_game(config: dict[str, Any]) -> None:
+    app = create_app({**config, "SOURCE": _BrokenCamera(), "LIVE_AUTOSTART": False})
+    hub = app.extensions["mahjongero"].live
+    hub.book.new_table(TableSetup("filipino"))
+    q = hub.subscribe()
+    hub.start()
+    deadline = time.monotonic() + 10
+    while hub.running and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not hub.running and hub.status == "camera stopped: the camera was unplugged"
+    said: list[tuple[str, str]] = []
+    while not q.empty():
+        m = q.get_nowait()
+        if m["type"] == "announce":
+            said.append((m["text"], m["level"]))
+    assert said[-1] == ("The camera stopped (the camera was unplugged). The game is saved.", "warning")
+    assert ("East discards 3 dots", "info") in said
+    state = hub.book.current()
+    assert state is not None and state.seats[0].discards == [Tile.P3]  # what it saw before it failed
+    assert app.test_client().get("/live/").status_code == 200  # the pages stay up
+
+
+def test_a_new_camera_status_is_announced_once(config: dict[str, Any]) -> None:
+    app = create_app({**config, "SOURCE": ScriptedSource([]), "LIVE_AUTOSTART": False})
+    hub = app.extensions["mahjongero"].live
+    q = hub.subscribe()
+    for _ in range(3):
+        hub.handle(LiveUpdate(None, status="the camera is covered"))
+    said = [q.get_nowait() for _ in range(q.qsize())]
+    assert [(m["text"], m["level"]) for m in said] == [("the camera is covered", "warning")]
+    assert hub.status == "the camera is covered"
+
+
+def test_a_page_that_stopped_reading_does_not_hold_up_the_others(config: dict[str, Any]) -> None:
+    app = create_app({**config, "SOURCE": ScriptedSource([]), "LIVE_AUTOSTART": False})
+    hub = app.extensions["mahjongero"].live
+    stalled, reading = hub.subscribe(), hub.subscribe()
+    for k in range(stalled.maxsize + 5):
+        hub.announce(f"news {k}")
+        reading.get_nowait()  # this page keeps up
+    assert stalled.full() and reading.empty()
+    hub.unsubscribe(stalled)
+    hub.announce("after")
+    assert reading.get_nowait()["text"] == "after"
