@@ -88,3 +88,22 @@ def test_a_taught_set_reaches_the_camera_and_the_photos(tmp_path: Path, monkeypa
     assert found.reader.calibration == "mine"
     with pytest.raises(CalibrationError, match="no calibrated set 'nope'"):  # said before serving
         serve(camera="0", variant="filipino", port=8765, calibration="nope")
+
+
+def test_a_video_file_read_by_the_shipped_models_gives_the_table_s_events(tmp_path: Path) -> None:
+    """``mahjongero serve --camera FILE``: the camera source with its own pipeline and the
+    shipped models, on a rendered 720p table where East, South and West discard."""
+    table = scripted.ScriptedTable(scripted.ScriptedTable.demo_script()[:3], size=(1280, 720), fps=4, hold=1.0,
+                                   occlusion=0.0)
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), table.fps, table.size)
+    for f in table.frames():
+        writer.write(f.image)
+    writer.release()
+    got = list(CameraSource(str(video)).updates(threading.Event()))
+    assert len(got) == table.frame_count and all(u.frame is not None for u in got)
+    assert not any("not available" in u.status for u in got)
+    assert max(len(u.tiles) for u in got) >= 100  # the walls, hands and pools in view
+    assert [e for u in got for e in u.events] == [
+        {"kind": "discard", "seat": 0, "tiles": "9m"}, {"kind": "discard", "seat": 1, "tiles": "1p"},
+        {"kind": "discard", "seat": 2, "tiles": "4s"}]
