@@ -317,10 +317,10 @@ _THREE_DOTS_MELDS = """
 def test_singapore_bao_the_tile_that_feeds_three_melds_of_a_suit_a_full_flush_pays_for_all() -> None:
     """004, Bao: "Potential winner has 3 or more melds in the same suit | A tile of the same
     suit | Potential winner claims the discard to win on Full Flush"."""
-    paid = _singapore_win_after(_THREE_DOTS_MELDS, "5p6p7p9p9p")
-    assert paid[S] > 0 and paid[W] == -paid[S] and paid[E] == paid[N] == 0
+    paid = _singapore_win_after(_THREE_DOTS_MELDS, "5p6p7p9p9p")  # Full Color, 4 tai: the winner gains 32
+    assert paid == {E: 0, S: 32, W: -32, N: 0}
     shared = _singapore_win_after(_THREE_DOTS_MELDS, "5p6p7p9p9p", bao=False)  # the table rule off
-    assert shared[S] == paid[S] and all(shared[s] < 0 for s in (E, W, N)) and shared[W] < shared[E]
+    assert shared == {E: -8, S: 32, W: -16, N: -8}  # 004's table: the discarder twice the base
 
 
 def test_singapore_bao_the_last_dragon_to_two_dragon_pungs_and_the_last_wind_to_three() -> None:
