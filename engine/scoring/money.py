@@ -6,8 +6,16 @@
 ('-$0.50', '3 tai', '144 Phán')
 >>> format_money(Money(2), "S$"), format_money(Money(144), "points")
 ('S$2.00', '144 points')
->>> parse_money("1/4"), parse_money("$0.75"), parse_money(2)
-(Fraction(1, 4), Fraction(3, 4), Fraction(2, 1))
+>>> parse_money("1/4"), parse_money("$0.75"), parse_money(2), parse_money(0.1)
+(Fraction(1, 4), Fraction(3, 4), Fraction(2, 1), Fraction(1, 10))
+>>> format_money(Money(1, 3), "$")  # a third of a dollar: not rounded to a cent
+'$0.3333'
+>>> parse_money("a lot")
+Traceback (most recent call last):
+ValueError: 'a lot' is not an amount (try 1, 1/4 or 0.25)
+>>> parse_money(True)
+Traceback (most recent call last):
+ValueError: True is not an amount
 """
 
 from __future__ import annotations
