@@ -6,6 +6,7 @@ import csv
 import io
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -82,6 +83,52 @@ def test_undo_erases_the_action_and_its_payments(tmp_path: Path) -> None:
     assert ref.game.outcome() is None
     again = Referee.restore(led, ref.game_id)
     assert again.game.state_key() == ref.game.state_key()
+
+
+def test_a_write_that_fails_part_way_keeps_neither_the_action_nor_half_its_rows(tmp_path: Path) -> None:
+    """The disk fills after the action's row and before its payments: the transaction is
+    rolled back and the game takes the action back, so the two never disagree."""
+    led = Ledger(tmp_path / "t.sqlite")
+    ref = Referee.create(led, "filipino", PLAYERS, seed=5)
+
+    class Winning(Exception):
+        pass
+
+    def push(action: object) -> None:  # played up to the win, which pays: rows after its own row
+        if isinstance(action, Win):
+            raise Winning(action)
+        ref.push(action)  # type: ignore[arg-type]
+
+    with pytest.raises(Winning) as stopped:
+        play_hand(ref.game, [GreedyBot()] * 4, push=push)
+    win = stopped.value.args[0]
+    before, key, history = rows(led), ref.game.state_key(), len(ref.game.history)
+
+    class FullDisk:
+        def __init__(self, db: object) -> None:
+            self.db = db
+
+        def execute(self, *args: object) -> object:
+            return self.db.execute(*args)  # type: ignore[attr-defined]
+
+        def executemany(self, *args: object) -> object:
+            raise sqlite3.OperationalError("database or disk is full")
+
+    real = led.db
+    led.db = FullDisk(real)  # type: ignore[assignment]
+    with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+        ref.push(win)
+    led.db = real
+    assert rows(led) == before  # the action's own row rolled back with the payments
+    assert ref.game.state_key() == key and len(ref.game.history) == history and ref.game.outcome() is None
+    ref.push(win)  # the disk has room again: the same win is taken and paid
+    assert rows(led)[0] == before[0] + 1 and rows(led)[1] > before[1]
+
+
+def test_undo_with_nothing_to_take_back_is_refused(tmp_path: Path) -> None:
+    ref = Referee.create(Ledger(tmp_path / "t.sqlite"), "filipino", PLAYERS, seed=5)
+    with pytest.raises(IllegalActionError, match="nothing to undo in this hand"):
+        ref.pop()
 
 
 def test_restore_rebuilds_an_observed_game(tmp_path: Path) -> None:
