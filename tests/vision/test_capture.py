@@ -110,3 +110,44 @@ def test_video_file_plays_to_its_end(tmp_path) -> None:  # noqa: ANN001
             last = f.index
     assert cam.finished and seen and seen[-1] <= 9
     assert any("ended" in m for m in cam.messages)
+
+
+class RaisingCamera(FakeCamera):
+    """A driver that raises where another returns False: an unplugged device's read, its
+    frame rate, and its opening while it is away."""
+
+    def __init__(self, state: dict) -> None:
+        if not state["plugged"].is_set():
+            raise OSError("no such device")
+        super().__init__(state)
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if not self.state["plugged"].is_set():
+            raise RuntimeError("device disconnected")
+        return super().read()
+
+    def get(self, prop: int) -> float:
+        raise RuntimeError("the driver does not know")
+
+
+def test_a_driver_that_raises_and_a_listener_that_raises_do_not_stop_the_camera() -> None:
+    state = {"plugged": threading.Event(), "n": 0}
+    state["plugged"].set()
+    heard: list[str] = []
+
+    def listener(msg: str) -> None:
+        heard.append(msg)
+        raise ValueError("a page's bug")
+
+    with Capture(0, opener=lambda source: RaisingCamera(state), retry=0.02, max_retry=0.05,
+                 on_status=listener) as cam:
+        first = cam.wait(timeout=2)
+        assert first is not None and cam.fps == 0.0  # no frame rate from the driver: none assumed
+        state["plugged"].clear()
+        time.sleep(0.2)
+        assert not cam.connected
+        state["plugged"].set()
+        later = cam.wait(after=cam.latest().index, timeout=2)
+        assert later is not None and cam.connected and cam.reconnects == 1
+    assert heard[0] == "camera 0 connected" and "camera 0 back" in heard
+    assert cam.messages == heard  # each said once, the listener's errors swallowed
