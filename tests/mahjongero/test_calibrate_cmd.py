@@ -60,3 +60,25 @@ def test_bad_names(tmp_path, monkeypatch) -> None:  # noqa: ANN001
         cmd.run(ns(target="whatever.png", name="../evil"), detect=lambda im: None)
     with pytest.raises(CalibrationError, match="no calibrated set 'nope'"):
         load_set("nope")
+
+
+def test_a_photo_with_no_tiles_is_refused_by_name(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """The shipped detector on a bare table: nothing is learned, and the error says why."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    photo = tmp_path / "empty-table.png"
+    cv2.imwrite(str(photo), np.full((900, 1200, 3), (40, 110, 40), np.uint8))  # green baize
+    with pytest.raises(CalibrationError, match="no tiles found in the calibration photo"):
+        cmd.run(ns(target=str(photo), name="bare"))
+    assert not (tmp_path / "mahjongero" / "sets" / "bare").exists()
+
+
+def test_a_taught_set_that_lost_a_crop_asks_for_the_guide_again(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    image, labels = guide_photo("singapore", style=777, size=(1200, 900))
+    photo = tmp_path / "guide-photo.png"
+    cv2.imwrite(str(photo), image)
+    assert cmd.run(ns(target=str(photo), name="gran"), detect=lambda im: labels_to_detections(labels)) == 0
+    crops = sorted((tmp_path / "mahjongero" / "sets" / "gran" / "crops").glob("*.png"))
+    crops[5].unlink()  # a file lost from the set's folder
+    with pytest.raises(CalibrationError, match="set 'gran' in .* is incomplete: photograph the guide again"):
+        load_set("gran")
