@@ -248,6 +248,8 @@ class Hand:
         <HandStatus.TOO_MANY_COPIES: 1>
         >>> Hand.parse("123m").status()
         <HandStatus.VALID: 0>
+        >>> Hand.parse("123m1x").status()  # a tile the camera saw face down
+        <HandStatus.FACE_DOWN: 32>
         """
         flags = HandStatus.VALID
         limits = {t: (1 if t.is_bonus else 4) for t in Tile}

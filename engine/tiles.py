@@ -75,6 +75,10 @@ class Tile(IntEnum):
         Traceback (most recent call last):
         ...
         engine.tiles.InvalidTileError: no tile '8z': honours are 1z-7z
+        >>> Tile.parse("12m")
+        Traceback (most recent call last):
+        ...
+        engine.tiles.InvalidTileError: '12m' is not exactly one tile
         """
         tiles = parse_tiles(token)
         if len(tiles) != 1:
