@@ -237,3 +237,19 @@ def test_breakdown_prints_the_hand_in_phan_and_payments_in_points() -> None:
     assert all(line.endswith(" points") and "$" not in line for line in pay_lines)
     assert f"South pays {-score.payments[Seat.SOUTH]} points" in score.breakdown()
     assert any(line.startswith("hand value:") and line.endswith("Phán") for line in lines)
+
+
+@pytest.mark.parametrize(("hand", "tile", "single"), [
+    ("123456m789p234s55s", "3s", True),  # 24s55s waited on the middle tile alone
+    ("123456m789p234s55s", "5s", False),  # 2345s: 2s or 5s
+    ("123456m789p345s55s", "3s", False),  # 45s: 3s or 6s
+])
+def test_nfnl_concealed_all_sequences_pays_4_mun_only_for_a_single_wait(hand: str, tile: str, single: bool) -> None:
+    """003, Additional Scoring for NFNL hands: "Concealed, All Sequences, Waiting for just 1
+    tile: be it the middle tile of the sequence or the pair tile: +4 Mủn"."""
+    from engine.scoring.vietnam import MUN
+
+    result = find_ruleset("vietnamese").score(hand, win_tile=tile, winner="E", self_drawn=True, nfnl=True)
+    names = dict(result.patterns)
+    assert "No Flowers No Leaves" in names
+    assert names.get("NFNL Concealed Single Wait All Sequences") == (4 * MUN if single else None)
