@@ -41,6 +41,8 @@ def test_json_output_with_preset_rule_and_situation(capsys: pytest.CaptureFixtur
         (["--win-tile", "9s", "--seat", "S"], "--self-drawn or --discarder"),
         (["--win-tile", "9s", "--self-drawn", "--rule", "bao=1"], "no table rule 'bao'"),
         (["--win-tile", "9s", "--self-drawn", "--rule", "bao"], "'bao' is not NAME=VALUE"),
+        (["--self-drawn"], "--win-tile is required (the tile that completed the hand)"),
+        (["--win-tile", "9s", "--self-drawn", "--preset", "house"], "no preset 'house' (known: default, 001, 002)"),
     ],
 )
 def test_bad_input_is_an_error_line_and_exit_2(
