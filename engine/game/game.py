@@ -1303,6 +1303,8 @@ class Game:
         wind_pungs = sum(1 for m in melds if m.base.is_wind and m.kind is not MeldKind.CHOW)
         if dragon_pungs >= 2 and discarded.is_dragon or wind_pungs >= 3 and discarded.is_wind:
             return frm
+        if dragon_pungs + wind_pungs >= 3 and discarded.is_honor and all(t.is_honor for t in tiles):
+            return frm  # three honour pungs, fed the win on All Honours
         return None
 
     # -- enumerating -------------------------------------------------------------------

@@ -386,3 +386,29 @@ def test_singapore_a_table_without_bao_shares_a_late_kang_too() -> None:
     observe(g, Discard(seat, Tile.P5))  # fresh, with 7 left: bao, were the table playing it
     paid = next(e for e in g.push(parse_action(f"{seat.next.name[0]} kang")) if e.kind == "instant").payments
     assert all(paid[s] < 0 for s in Seat if s is not seat.next)
+
+
+def test_singapore_bao_the_honour_that_feeds_three_honour_pungs_all_honours() -> None:
+    """004, Bao: "Potential winner has 3 or more honour pungs melded | Any of remaining
+    honours | Potential winner claims the discard to win on All Honours"."""
+    script = """
+        E discard 1z
+        S pung
+        S discard 9m
+        W discard 2m
+        N discard 3m
+        E discard 2z
+        S pung
+        S discard 8m
+        W discard 2s
+        N discard 3s
+        E discard 5z
+        S pung
+        S discard 9s
+        W discard 6z
+    """
+    paid = _singapore_win_after(script, "6z6z7z7z7z")  # two winds and a dragon shown, all honours
+    assert paid[W] == -paid[S] and paid[E] == paid[N] == 0
+    mixed = script.replace("S discard 9s\n        W discard 6z", "S discard 9s\n        W discard 5p")
+    paid = _singapore_win_after(mixed, "5p5p7z7z7z")  # the same pungs, a suit pair: no All Honours
+    assert paid[S] > 0 and all(paid[s] < 0 for s in (E, W, N))
