@@ -175,6 +175,27 @@ def _markers(jai_alai: Sequence[int] | None) -> tuple[int, int, int, int]:
     return (markers[0], markers[1], markers[2], markers[3])
 
 
+def _fed_a_meld(seat: Seat, melds: Sequence[Meld], full_flush: bool, all_honours: bool) -> Seat | None:
+    """004's bao for a meld: the seat whose discard made a meld for a hand already showing three
+    melds of its suit (the win a Full Flush) or three honour pungs (the win All Honours).
+
+    >>> p = lambda t, frm=None: Meld(MeldKind.PUNG, (Tile.parse(t),) * 3, Tile.parse(t), frm)
+    >>> four = [p("1p", 0), p("4p", 0), p("7p", 0), p("9p", 3)]
+    >>> _fed_a_meld(Seat.SOUTH, four, True, False), _fed_a_meld(Seat.SOUTH, four, False, False)
+    (Seat.NORTH, None)
+    """
+    for i, meld in enumerate(melds):
+        tile, frm = meld.called, meld.from_seat
+        if tile is None or frm is None or frm == seat:
+            continue
+        before = melds[:i]
+        same_suit = sum(1 for m in before if m.base.is_suited and tile.is_suited and m.base.suit == tile.suit)
+        honour_pungs = sum(1 for m in before if m.base.is_honor and m.kind is not MeldKind.CHOW)
+        if full_flush and same_suit >= 3 or all_honours and tile.is_honor and honour_pungs >= 3:
+            return Seat(frm)
+    return None
+
+
 def _fail(action: Action, why: str) -> IllegalActionError:
     return IllegalActionError(f"{action}: {why}")
 
@@ -1282,11 +1303,21 @@ class Game:
         return frm if seen == 0 else None
 
     def _liable(self, seat: Seat, tile: Tile, frm: Seat | None, hand: Hand) -> Seat | None:
-        """Who pays for all: Singapore bao (document 004). (Vietnam's flower thrower: ``_win``.)"""
-        if frm is None:
-            return None
+        """Who pays for all: Singapore bao (document 004). (Vietnam's flower thrower: ``_win``.)
+        The discard that wins, when it is dangerous; else the dangerous discard claimed for a
+        meld before the win (the rows' "or claims the discard to make a meld, and wins ... later")."""
         if not self.rules.plays("bao"):  # a table that plays without bao: the scorer ignores it too
             return None
+        melds = self._s.melds[seat]
+        tiles = [t for m in melds for t in m.tiles] + list(hand.concealed)
+        full_flush = tiles[0].is_suited and len({t.suit for t in tiles}) == 1
+        all_honours = all(t.is_honor for t in tiles)
+        if frm is not None and (fed := self._fed_the_win(seat, tile, frm, full_flush, all_honours)):
+            return fed
+        return _fed_a_meld(seat, melds, full_flush, all_honours)
+
+    def _fed_the_win(self, seat: Seat, tile: Tile, frm: Seat, full_flush: bool, all_honours: bool) -> Seat | None:
+        """``frm`` when the discard that wins is one 004's bao table names."""
         s = self._s
         discarded = s.last_discard[1] if s.last_discard else tile
         seen = sum(d.count(discarded) for d in s.discards) - 1 + sum(
@@ -1295,15 +1326,14 @@ class Game:
             return frm  # a fresh tile thrown with five or fewer tiles left
         melds = s.melds[seat]
         suits = Counter(m.base.suit for m in melds if m.base.is_suited)
-        tiles = [t for m in melds for t in m.tiles] + list(hand.concealed)
         if suits and max(suits.values()) >= 3 and discarded.is_suited and discarded.suit == suits.most_common(1)[0][0]:
-            if len({t.suit for t in tiles}) == 1:
+            if full_flush:
                 return frm  # three melds of a suit, fed the full flush
         dragon_pungs = sum(1 for m in melds if m.base.is_dragon and m.kind is not MeldKind.CHOW)
         wind_pungs = sum(1 for m in melds if m.base.is_wind and m.kind is not MeldKind.CHOW)
         if dragon_pungs >= 2 and discarded.is_dragon or wind_pungs >= 3 and discarded.is_wind:
             return frm
-        if dragon_pungs + wind_pungs >= 3 and discarded.is_honor and all(t.is_honor for t in tiles):
+        if dragon_pungs + wind_pungs >= 3 and discarded.is_honor and all_honours:
             return frm  # three honour pungs, fed the win on All Honours
         return None
 

@@ -412,3 +412,22 @@ def test_singapore_bao_the_honour_that_feeds_three_honour_pungs_all_honours() ->
     mixed = script.replace("S discard 9s\n        W discard 6z", "S discard 9s\n        W discard 5p")
     paid = _singapore_win_after(mixed, "5p5p7z7z7z")  # the same pungs, a suit pair: no All Honours
     assert paid[S] > 0 and all(paid[s] < 0 for s in (E, W, N))
+
+
+def test_singapore_bao_the_discard_that_made_a_fourth_meld_of_the_suit_pays_a_later_full_flush() -> None:
+    """004, Bao: three melds of a suit, a tile of that suit: "... or claims the discard to make
+    a meld, and wins on Full Flush later". North's 9p becomes South's fourth dots pung; South
+    then draws the pair's second 5p: North pays the self-drawn Full Flush for all."""
+    script = _THREE_DOTS_MELDS.replace("W discard 9p", """W discard 4s
+        N discard 9p
+        S pung
+        S discard 1s
+        W discard 5m
+        N discard 6m
+        E discard 7m
+        S draw""")
+    g = Game("singaporean", mode="observed")
+    play(g, script)
+    events = g.push(Win(S, tuple(parse_tiles("5p5p"))))
+    paid = next(e for e in events if e.kind == "win").payments
+    assert paid[N] == -paid[S] and paid[E] == paid[W] == 0 and paid[S] > 0
