@@ -295,23 +295,21 @@ def _singapore_win_after(script: str, shown: str, **options: object) -> dict[Sea
     return next(e for e in events if e.kind == "win").payments
 
 
+def _south_pungs_off_east(tiles: list[str], then: str) -> str:
+    """A script: South pungs each of ``tiles`` as East throws it, the others throwing plain
+    tiles between, and then ``then``."""
+    throws = [("9m", "2m", "3m"), ("8m", "2s", "3s"), ("9s", "4s", "5s")]
+    lines: list[str] = []
+    for k, tile in enumerate(tiles):
+        south, west, north = throws[k]
+        lines += [f"E discard {tile}", "S pung", f"S discard {south}"]
+        if k < len(tiles) - 1:
+            lines += [f"W discard {west}", f"N discard {north}"]
+    return "\n".join(lines + [line.strip() for line in then.strip().splitlines()])
+
+
 # South pungs three dots sets off East, then West throws the dots tile that completes a full flush
-_THREE_DOTS_MELDS = """
-    E discard 1p
-    S pung
-    S discard 9m
-    W discard 2m
-    N discard 3m
-    E discard 4p
-    S pung
-    S discard 8m
-    W discard 2s
-    N discard 3s
-    E discard 7p
-    S pung
-    S discard 9s
-    W discard 9p
-"""
+_THREE_DOTS_MELDS = _south_pungs_off_east(["1p", "4p", "7p"], "W discard 9p")
 
 
 def test_singapore_bao_the_tile_that_feeds_three_melds_of_a_suit_a_full_flush_pays_for_all() -> None:
@@ -326,53 +324,15 @@ def test_singapore_bao_the_tile_that_feeds_three_melds_of_a_suit_a_full_flush_pa
 def test_singapore_bao_the_last_dragon_to_two_dragon_pungs_and_the_last_wind_to_three() -> None:
     """004, Bao: two dragon pungs melded, the remaining dragon; three wind pungs melded, the
     remaining wind: the thrower pays for all."""
-    dragons = """
-        E discard 5z
-        S pung
-        S discard 9m
-        W discard 2m
-        N discard 3m
-        E discard 6z
-        S pung
-        S discard 8m
-        W discard 7z
-    """
-    paid = _singapore_win_after(dragons, "1p2p3p4s4s7z7z7z")
+    paid = _singapore_win_after(_south_pungs_off_east(["5z", "6z"], "W discard 7z"), "1p2p3p4s4s7z7z7z")
     assert paid[W] == -paid[S] and paid[E] == paid[N] == 0
-    winds = """
-        E discard 1z
-        S pung
-        S discard 9m
-        W discard 2m
-        N discard 3m
-        E discard 2z
-        S pung
-        S discard 8m
-        W discard 2s
-        N discard 3s
-        E discard 3z
-        S pung
-        S discard 9s
-        W discard 4z
-    """
-    paid = _singapore_win_after(winds, "5p5p4z4z4z")
+    paid = _singapore_win_after(_south_pungs_off_east(["1z", "2z", "3z"], "W discard 4z"), "5p5p4z4z4z")
     assert paid[W] == -paid[S] and paid[E] == paid[N] == 0
 
 
 def test_singapore_no_bao_for_an_ordinary_discard_early_in_the_hand() -> None:
     """Two melds of dots are not three: the win is paid by everyone (the discarder double)."""
-    two_melds = """
-        E discard 1p
-        S pung
-        S discard 9m
-        W discard 2m
-        N discard 3m
-        E discard 4p
-        S pung
-        S discard 8m
-        W discard 9p
-    """
-    paid = _singapore_win_after(two_melds, "5p6p7p7p8p9p9p9p")
+    paid = _singapore_win_after(_south_pungs_off_east(["1p", "4p"], "W discard 9p"), "5p6p7p7p8p9p9p9p")
     assert paid[S] > 0 and all(paid[s] < 0 for s in (E, W, N))
 
 
@@ -391,25 +351,10 @@ def test_singapore_a_table_without_bao_shares_a_late_kang_too() -> None:
 def test_singapore_bao_the_honour_that_feeds_three_honour_pungs_all_honours() -> None:
     """004, Bao: "Potential winner has 3 or more honour pungs melded | Any of remaining
     honours | Potential winner claims the discard to win on All Honours"."""
-    script = """
-        E discard 1z
-        S pung
-        S discard 9m
-        W discard 2m
-        N discard 3m
-        E discard 2z
-        S pung
-        S discard 8m
-        W discard 2s
-        N discard 3s
-        E discard 5z
-        S pung
-        S discard 9s
-        W discard 6z
-    """
-    paid = _singapore_win_after(script, "6z6z7z7z7z")  # two winds and a dragon shown, all honours
+    honours = _south_pungs_off_east(["1z", "2z", "5z"], "W discard 6z")
+    paid = _singapore_win_after(honours, "6z6z7z7z7z")  # two winds and a dragon shown, all honours
     assert paid[W] == -paid[S] and paid[E] == paid[N] == 0
-    mixed = script.replace("S discard 9s\n        W discard 6z", "S discard 9s\n        W discard 5p")
+    mixed = _south_pungs_off_east(["1z", "2z", "5z"], "W discard 5p")
     paid = _singapore_win_after(mixed, "5p5p7z7z7z")  # the same pungs, a suit pair: no All Honours
     assert paid[S] > 0 and all(paid[s] < 0 for s in (E, W, N))
 
@@ -418,16 +363,16 @@ def test_singapore_bao_the_discard_that_made_a_fourth_meld_of_the_suit_pays_a_la
     """004, Bao: three melds of a suit, a tile of that suit: "... or claims the discard to make
     a meld, and wins on Full Flush later". North's 9p becomes South's fourth dots pung; South
     then draws the pair's second 5p: North pays the self-drawn Full Flush for all."""
-    script = _THREE_DOTS_MELDS.replace("W discard 9p", """W discard 4s
+    g = Game("singaporean", mode="observed")
+    play(g, _south_pungs_off_east(["1p", "4p", "7p"], """
+        W discard 4s
         N discard 9p
         S pung
         S discard 1s
         W discard 5m
         N discard 6m
         E discard 7m
-        S draw""")
-    g = Game("singaporean", mode="observed")
-    play(g, script)
+        S draw"""))
     events = g.push(Win(S, tuple(parse_tiles("5p5p"))))
     paid = next(e for e in events if e.kind == "win").payments
     assert paid[N] == -paid[S] and paid[E] == paid[W] == 0 and paid[S] > 0
