@@ -70,3 +70,14 @@ def test_complete_hand_lists_arrangements(capsys: pytest.CaptureFixture[str]) ->
     data = json.loads(capsys.readouterr().out)
     assert data["complete"] and data["shanten"] == -1 and data["waits"] == []
     assert sorted(a["groups"] for a in data["arrangements"]) == ["111m 222m 333m 789p 11z", "123m 123m 123m 789p 11z"]
+
+
+def test_complete_hand_is_said_in_words_with_each_arrangement(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["waits", "11112222333344m", "--variant", "singapore"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "11112222333344m  (singapore, 13-tile hands)",
+        "  complete: a winning hand, arranged as",
+        "    123m 123m 123m 123m 44m  (standard)",
+        "    11m 123m 123m 234m 234m  (standard)",
+        "    111m 123m 222m 333m 44m  (standard)",
+    ]
