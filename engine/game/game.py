@@ -1297,10 +1297,13 @@ class Game:
         kang for all ("pay-for-all for this kong only; does not affect payments on winning")."""
         if not self.rules.plays("bao") or self.live_remaining > 7:
             return None
+        return frm if self._fresh(tile) else None
+
+    def _fresh(self, tile: Tile) -> bool:
+        """Whether the ``tile`` just thrown is 004's "fresh tile that has not yet appeared among
+        discards and melds" (its own throw aside)."""
         s = self._s
-        seen = sum(d.count(tile) for d in s.discards) - 1 + sum(
-            m.tiles.count(tile) for ms in s.melds for m in ms)
-        return frm if seen == 0 else None
+        return sum(d.count(tile) for d in s.discards) - 1 + sum(m.tiles.count(tile) for ms in s.melds for m in ms) == 0
 
     def _liable(self, seat: Seat, tile: Tile, frm: Seat | None, hand: Hand) -> Seat | None:
         """Who pays for all: Singapore bao (document 004). (Vietnam's flower thrower: ``_win``.)
@@ -1320,9 +1323,7 @@ class Game:
         """``frm`` when the discard that wins is one 004's bao table names."""
         s = self._s
         discarded = s.last_discard[1] if s.last_discard else tile
-        seen = sum(d.count(discarded) for d in s.discards) - 1 + sum(
-            m.tiles.count(discarded) for ms in s.melds for m in ms)
-        if self.live_remaining <= 5 and seen == 0:
+        if self.live_remaining <= 5 and self._fresh(discarded):
             return frm  # a fresh tile thrown with five or fewer tiles left
         melds = s.melds[seat]
         suits = Counter(m.base.suit for m in melds if m.base.is_suited)
