@@ -37,6 +37,19 @@ def live_app(config: dict[str, Any], updates: list[LiveUpdate]) -> Flask:
     return create_app({**config, "SOURCE": ScriptedSource(updates), "LIVE_AUTOSTART": True, "SSE_HEARTBEAT": 0.1})
 
 
+def idle_app(config: dict[str, Any], source: Any = None) -> Flask:
+    """The app with its live hub not started (``source``: none that gives anything)."""
+    return create_app({**config, "SOURCE": source or ScriptedSource([]), "LIVE_AUTOSTART": False})
+
+
+def drain(q: Any) -> list[dict[str, Any]]:
+    """Every message waiting in a page's queue, oldest first."""
+    out = []
+    while not q.empty():
+        out.append(q.get_nowait())
+    return out
+
+
 def test_camera_events_are_announced_over_sse(config: dict[str, Any]) -> None:
     updates = [
         LiveUpdate(None, reset=True),
@@ -61,14 +74,12 @@ def test_camera_events_are_announced_over_sse(config: dict[str, Any]) -> None:
 
 
 def test_an_event_is_published_as_soon_as_it_is_handled(config: dict[str, Any]) -> None:
-    app = create_app({**config, "SOURCE": ScriptedSource([]), "LIVE_AUTOSTART": False})
+    app = idle_app(config)
     hub = app.extensions["mahjongero"].live
     hub.book.new_table(TableSetup("filipino"))
     q = hub.subscribe()
     hub.handle(LiveUpdate(None, events=({"kind": "discard", "seat": 0, "tiles": "3p"},)))
-    said = []
-    while not q.empty():  # published synchronously, before handle() returns: no polling delay
-        said.append(q.get_nowait())
+    said = drain(q)  # published synchronously, before handle() returns: no polling delay
     assert said[-2]["text"] == "East discards 3 dots"
     assert said[-1]["type"] == "table"
 
@@ -100,8 +111,7 @@ def test_live_page_and_panel(config: dict[str, Any]) -> None:
 
 
 def test_no_frame_yet_is_503(config: dict[str, Any]) -> None:
-    app = create_app({**config, "SOURCE": ScriptedSource([]), "LIVE_AUTOSTART": False})
-    assert app.test_client().get("/live/frame.jpg").status_code == 503
+    assert idle_app(config).test_client().get("/live/frame.jpg").status_code == 503
 
 
 class _BrokenCamera:
@@ -115,7 +125,7 @@ class _BrokenCamera:
 
 
 def test_a_camera_that_fails_says_so_and_keeps_the_game(config: dict[str, Any]) -> None:
-    app = create_app({**config, "SOURCE": _BrokenCamera(), "LIVE_AUTOSTART": False})
+    app = idle_app(config, _BrokenCamera())
     hub = app.extensions["mahjongero"].live
     hub.book.new_table(TableSetup("filipino"))
     q = hub.subscribe()
@@ -124,11 +134,7 @@ def test_a_camera_that_fails_says_so_and_keeps_the_game(config: dict[str, Any]) 
     while hub.running and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not hub.running and hub.status == "camera stopped: the camera was unplugged"
-    said: list[tuple[str, str]] = []
-    while not q.empty():
-        m = q.get_nowait()
-        if m["type"] == "announce":
-            said.append((m["text"], m["level"]))
+    said = [(m["text"], m["level"]) for m in drain(q) if m["type"] == "announce"]
     assert said[-1] == ("The camera stopped (the camera was unplugged). The game is saved.", "warning")
     assert ("East discards 3 dots", "info") in said
     state = hub.book.current()
@@ -137,19 +143,17 @@ def test_a_camera_that_fails_says_so_and_keeps_the_game(config: dict[str, Any]) 
 
 
 def test_a_new_camera_status_is_announced_once(config: dict[str, Any]) -> None:
-    app = create_app({**config, "SOURCE": ScriptedSource([]), "LIVE_AUTOSTART": False})
-    hub = app.extensions["mahjongero"].live
+    hub = idle_app(config).extensions["mahjongero"].live
     q = hub.subscribe()
     for _ in range(3):
         hub.handle(LiveUpdate(None, status="the camera is covered"))
-    said = [q.get_nowait() for _ in range(q.qsize())]
+    said = drain(q)
     assert [(m["text"], m["level"]) for m in said] == [("the camera is covered", "warning")]
     assert hub.status == "the camera is covered"
 
 
 def test_a_page_that_stopped_reading_does_not_hold_up_the_others(config: dict[str, Any]) -> None:
-    app = create_app({**config, "SOURCE": ScriptedSource([]), "LIVE_AUTOSTART": False})
-    hub = app.extensions["mahjongero"].live
+    hub = idle_app(config).extensions["mahjongero"].live
     stalled, reading = hub.subscribe(), hub.subscribe()
     for k in range(stalled.maxsize + 5):
         hub.announce(f"news {k}")
