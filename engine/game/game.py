@@ -55,6 +55,7 @@ from engine.game.payout import InstantResult, Scorer, WinResult, scorer_for
 from engine.game.rules import GameRules, rules_for
 from engine.game.shape import is_complete, is_seven_pairs_plus_set, waits
 from engine.hand import Hand, Meld, MeldKind
+from engine.scoring.singapore import honours_worth_tai, shown_tai
 from engine.seats import Seat
 from engine.tiles import NUM_PLAYABLE, Tile, format_tiles
 
@@ -115,7 +116,7 @@ class _State:
 
     __slots__ = ("hands", "hidden", "melds", "bonus", "discards", "pool", "head", "tail", "phase",
                  "to_act", "last_discard", "last_drawn", "source", "deal_open", "draws",
-                 "claims", "outcome", "events", "used_instants", "rob", "nfnl", "nfnl_pure")
+                 "claims", "outcome", "events", "used_instants", "rob", "nfnl", "nfnl_pure", "tai_fed")
 
     def __init__(self) -> None:
         self.hands: list[list[int]] = [[0] * 64 for _ in range(4)]
@@ -142,6 +143,8 @@ class _State:
         # flower or joker laid aside); "pure" if it was also dealt no joker
         self.nfnl = [False] * 4
         self.nfnl_pure = [False] * 4
+        # Singapore (004): the seat whose honour made a meld for a hand already showing 4 tai
+        self.tai_fed: list[Seat | None] = [None] * 4
 
     def copy(self) -> _State:
         s = _State.__new__(_State)
@@ -157,6 +160,7 @@ class _State:
         s.outcome, s.events, s.used_instants = self.outcome, self.events[:], set(self.used_instants)
         s.rob = self.rob
         s.nfnl, s.nfnl_pure = self.nfnl[:], self.nfnl_pure[:]
+        s.tai_fed = self.tai_fed[:]
         return s
 
 
@@ -932,6 +936,9 @@ class Game:
 
     def _after_claim(self, seat: Seat, from_seat: Seat) -> None:
         s = self._s
+        meld = s.melds[seat][-1]
+        if s.tai_fed[seat] is None and meld.called is not None and self._shows_four_tai(seat, meld.called, s.melds[seat][:-1]):
+            s.tai_fed[seat] = from_seat  # 004: "claims the discard to make a meld, and wins with 5 or more tai later"
         s.pool.pop()
         s.claims += 1
         s.phase = Phase.TURN
@@ -1024,6 +1031,9 @@ class Game:
         if nfnl:  # 003: "The hand does not have to be valid"; a valid one is scored both ways
             readings.append({**situation, "nfnl": True, "nfnl_pure": s.nfnl_pure[seat]})
         result, situation = self._best_reading(action, hand, win_tile, seat, frm, readings)
+        if liable is None and result.value >= 5 and (liable := self._fed_shown_tai(seat, frm)) is not None:
+            readings = [{**r, "liable": liable} for r in readings]  # the thrower pays the scorer's way
+            result, situation = self._best_reading(action, hand, win_tile, seat, frm, readings)
         payments = _liable_pays(result, seat, liable)
         if frm is not None and tile is not None:
             self._take_claimed(seat, tile, frm)
@@ -1318,6 +1328,23 @@ class Game:
         if frm is not None and (fed := self._fed_the_win(seat, tile, frm, full_flush, all_honours)):
             return fed
         return _fed_a_meld(seat, melds, full_flush, all_honours)
+
+    def _shows_four_tai(self, seat: Seat, tile: Tile, melds: Sequence[Meld]) -> bool:
+        """004's bao row for shown tai: ``tile`` is a dragon, the prevailing wind or ``seat``'s
+        wind, and ``seat`` shows 4 or more tai in ``melds`` and its bonus tiles."""
+        if not self.rules.plays("bao") or tile not in honours_worth_tai(seat, self.dealer, self.round_wind):
+            return False
+        flowers = self._table_rule("flowers", "seat")
+        return shown_tai(melds, self._s.bonus[seat], seat, self.dealer, self.round_wind, flowers) >= 4
+
+    def _fed_shown_tai(self, seat: Seat, frm: Seat | None) -> Seat | None:
+        """Who pays for all a win of 5 or more tai (004) by a hand that showed 4 tai: the
+        winning discard's thrower when it was such an honour, else the thrower of the first
+        such honour the hand claimed for a meld."""
+        s = self._s
+        if frm is not None and s.last_discard is not None and self._shows_four_tai(seat, s.last_discard[1], s.melds[seat]):
+            return frm
+        return s.tai_fed[seat]
 
     def _fed_the_win(self, seat: Seat, tile: Tile, frm: Seat, full_flush: bool, all_honours: bool) -> Seat | None:
         """``frm`` when the discard that wins is one 004's bao table names."""

@@ -17,10 +17,12 @@ garbled a table rule decides (``docs/rules/singapore.md``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from engine.hand import Meld, MeldKind
 from engine.scoring import common
 from engine.scoring.ambition import Ambition, normalize_kind
 from engine.scoring.context import WinContext
@@ -44,6 +46,8 @@ __all__ = [
     "seat_number",
     "seat_wind",
     "own_flowers",
+    "honours_worth_tai",
+    "shown_tai",
 ]
 
 LIMIT, GREAT_LIMIT = 5, 10
@@ -93,6 +97,40 @@ def own_flowers(seat: Seat, dealer: Seat) -> frozenset[Tile]:
     """
     n = seat_number(seat, dealer)
     return frozenset({Tile(Tile.FLOWER1 + n - 1), Tile(Tile.SEASON1 + n - 1)})
+
+
+def honours_worth_tai(seat: Seat, dealer: Seat, round_wind: Seat) -> frozenset[Tile]:
+    """The honours whose pung scores ``seat`` a tai: the dragons, its seat wind and the
+    prevailing wind (004's bao row: "A dragon, prevailing wind, or seat wind").
+
+    >>> sorted(honours_worth_tai(Seat.SOUTH, Seat.EAST, Seat.EAST))
+    [Tile.EAST, Tile.SOUTH, Tile.WHITE, Tile.GREEN, Tile.RED]
+    """
+    return _DRAGONS | {seat_wind(seat, dealer), Tile(Tile.EAST + round_wind)}
+
+
+def shown_tai(melds: Sequence[Meld], bonus: Sequence[Tile], seat: Seat, dealer: Seat, round_wind: Seat,
+              flowers: str = "seat") -> int:
+    """The tai ``seat`` already shows on the table, as the point table counts them at the
+    win (004's bao row: "4 or more tai visible in melded animals/flowers/seasons or honor
+    pungs"): 1 an animal, 1 a flower counted (table rule ``flowers``: the seat's own number,
+    or ``every``), 1 a dragon pung, 1 a pung of the seat wind and 1 of the prevailing wind
+    (2 for a pung of both). Every meld laid down counts, a concealed kang too.
+
+    >>> pung = lambda t: Meld(MeldKind.PUNG, (Tile.parse(t),) * 3, Tile.parse(t), 2)
+    >>> bonus = parse_tiles("1f 2f 5f 1a")  # East's own flower and season, another flower, the cat
+    >>> shown_tai([pung("7z"), pung("1z")], bonus, Seat.EAST, Seat.EAST, Seat.EAST)
+    6
+    >>> shown_tai([pung("7z"), pung("1z")], bonus, Seat.SOUTH, Seat.EAST, Seat.EAST, "every")
+    6
+    """
+    worth = Counter({t: 1 for t in _DRAGONS})
+    worth[seat_wind(seat, dealer)] += 1
+    worth[Tile(Tile.EAST + round_wind)] += 1
+    pungs = sum(worth[m.tiles[0]] for m in melds if m.kind is MeldKind.PUNG or m.kind.is_kang)
+    mine = seat_number(seat, dealer)
+    flowers_shown = sum(1 for t in bonus if t.is_flower and (flowers == "every" or t.seat_number == mine))
+    return pungs + flowers_shown + sum(1 for t in bonus if t.is_animal)
 
 
 def _pungs(ctx: WinContext) -> list[Group]:

@@ -376,3 +376,59 @@ def test_singapore_bao_the_discard_that_made_a_fourth_meld_of_the_suit_pays_a_la
     events = g.push(Win(S, tuple(parse_tiles("5p5p"))))
     paid = next(e for e in events if e.kind == "win").payments
     assert paid[N] == -paid[S] and paid[E] == paid[W] == 0 and paid[S] > 0
+
+
+# South shows the prevailing wind (East), its seat wind and the white dragon, a tai each
+_THREE_HONOUR_TAI = ["1z", "2z", "5z"]
+
+
+def test_singapore_bao_a_dragon_thrown_to_a_hand_showing_four_tai_pays_a_win_of_five() -> None:
+    """004, Bao: "Potential winner has 4 or more tai visible in melded animals/flowers/seasons
+    or honor pungs | A dragon, prevailing wind, or seat wind of the potential winner |
+    Potential winner claims the discard to win with 5 or more tai". Three honour pungs worth a
+    tai each and the cat: West's green dragon wins 5 tai (the limit), and West pays it all."""
+    win = _south_pungs_off_east(_THREE_HONOUR_TAI, "W discard 6z")
+    paid = _singapore_win_after("S flower 1a\n" + win, "5p5p6z6z6z")
+    assert paid == {E: 0, S: 64, W: -64, N: 0}  # 5 tai: the base S$16, the discarder twice
+    shared = _singapore_win_after(win, "5p5p6z6z6z")  # 3 tai shown without the cat: no bao
+    assert shared == {E: -16, S: 64, W: -32, N: -16}
+    unplayed = _singapore_win_after("S flower 1a\n" + win, "5p5p6z6z6z", bao=False)
+    assert unplayed == shared
+
+
+def test_singapore_bao_for_shown_tai_counts_flowers_as_the_table_scores_them() -> None:
+    """A flower counts a tai when it bears the winner's number (South: 2), or every flower at
+    a table that scores them all (table rule ``flowers="every"``)."""
+    win = _south_pungs_off_east(_THREE_HONOUR_TAI, "W discard 6z")
+    assert _singapore_win_after("S flower 2f\n" + win, "5p5p6z6z6z")[E] == 0  # South's own flower
+    assert _singapore_win_after("S flower 1f\n" + win, "5p5p6z6z6z")[E] < 0  # East's: 3 tai shown
+    assert _singapore_win_after("S flower 1f\n" + win, "5p5p6z6z6z", flowers="every")[E] == 0
+
+
+def test_singapore_no_bao_for_shown_tai_when_the_win_is_under_five_tai() -> None:
+    """Four tai shown (two honour pungs, two animals), won on the green dragon as the pair:
+    4 tai in all, so everyone pays their share."""
+    script = "S flower 1a\nS flower 3a\n" + _south_pungs_off_east(["1z", "5z"], "W discard 6z")
+    paid = _singapore_win_after(script, "1p2p3p4s5s6s6z6z")
+    assert paid[S] > 0 and all(paid[s] < 0 for s in (E, W, N))
+
+
+def test_singapore_bao_an_honour_claimed_for_a_meld_by_a_hand_showing_four_tai_pays_later() -> None:
+    """The row's second half: "or claims the discard to make a meld, and wins with 5 or more
+    tai later". North's green dragon made South's fourth honour pung with four tai shown; South
+    then draws its pair: North pays the self-drawn win for all. Without the cat South showed 3
+    tai when it claimed, and everyone pays."""
+    rest = """
+        W discard 4s
+        N discard 6z
+        S pung
+        S discard 1s
+        W discard 5m
+        N discard 6m
+        E discard 7m
+        S draw"""
+    for bonus, liable in (("S flower 1a\n", True), ("", False)):
+        g = Game("singaporean", mode="observed")
+        play(g, bonus + _south_pungs_off_east(_THREE_HONOUR_TAI, rest))
+        paid = next(e for e in g.push(Win(S, tuple(parse_tiles("5p5p")))) if e.kind == "win").payments
+        assert paid == ({E: 0, S: 96, W: 0, N: -96} if liable else {E: -32, S: 96, W: -32, N: -32})
