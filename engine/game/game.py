@@ -1040,7 +1040,7 @@ class Game:
         s.phase = Phase.OVER
         s.last_discard = None
         s.outcome = Outcome("win", seat, frm, frm is None, win_tile, result, payments, hand, situation)
-        self._announce_win(seat, tile, frm, result, payments)
+        self._announce_win(seat, tile, frm, result, payments, liable)
         self._jai_alai(seat, result)
 
     def _thrown_bonus(self, tile: Tile | None, frm: Seat | None) -> tuple[bool, bool, bool]:
@@ -1163,12 +1163,14 @@ class Game:
         s.hands[seat][tile] += 1
 
     def _announce_win(self, seat: Seat, tile: Tile | None, frm: Seat | None, result: WinResult,
-                      payments: dict[Seat, Money]) -> None:
+                      payments: dict[Seat, Money], liable: Seat | None = None) -> None:
         how = "self-drawn" if frm is None else f"on {frm}'s {tile_name(tile)}"  # type: ignore[arg-type]
         word = (" by búnot" if frm is None else " by tódas") if self.rules.dealer_keeps_when_winning else ""
         pats = ", ".join(n for n, _ in result.patterns)
+        # say why one seat pays it all, or the table will ask
+        alone = f" ({liable} pays for all)" if liable is not None and liable is not seat else ""
         self._say("win", seat, f"{seat} wins{word} ({how}): {pats} — payments: "
-                  f"{payments_text(payments, result.currency)}", payments, f"win: {pats}")
+                  f"{payments_text(payments, result.currency)}{alone}", payments, f"win: {pats}")
         for inst in result.instants:
             self._say("instant", seat, f"{inst.name} — {payments_text(inst.payments, result.currency)}",
                       dict(inst.payments), inst.name)

@@ -430,5 +430,6 @@ def test_singapore_bao_an_honour_claimed_for_a_meld_by_a_hand_showing_four_tai_p
     for bonus, liable in (("S flower 1a\n", True), ("", False)):
         g = Game("singaporean", mode="observed")
         play(g, bonus + _south_pungs_off_east(_THREE_HONOUR_TAI, rest))
-        paid = next(e for e in g.push(Win(S, tuple(parse_tiles("5p5p")))) if e.kind == "win").payments
-        assert paid == ({E: 0, S: 96, W: 0, N: -96} if liable else {E: -32, S: 96, W: -32, N: -32})
+        win = next(e for e in g.push(Win(S, tuple(parse_tiles("5p5p")))) if e.kind == "win")
+        assert win.payments == ({E: 0, S: 96, W: 0, N: -96} if liable else {E: -32, S: 96, W: -32, N: -32})
+        assert win.text.endswith("South +S$96.00, North -S$96.00 (North pays for all)") is liable
