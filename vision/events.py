@@ -413,7 +413,8 @@ class RefereeFeed:
                 return ConcealedKang(seat, first)
             if kind is MeldKind.ADDED_KANG:
                 return AddedKang(seat, first)
-            return DeclareBeauty(seat) if kind is MeldKind.BEAUTY else DeclareNews(seat)
+            called = event.called is not None  # laid with a discard (its tile turned), as a chow is
+            return DeclareBeauty(seat, called) if kind is MeldKind.BEAUTY else DeclareNews(seat, called)
         raise ValueError(f"no referee action for {event!r}")
 
     def __call__(self, event: TableEvent) -> str | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.game import Game
+from engine.game import DeclareBeauty, DeclareNews, Game
 from engine.hand import MeldKind
 from engine.seats import Seat
 from engine.tiles import Tile
@@ -273,3 +273,23 @@ def test_an_implied_draw_is_taken_back_when_the_event_is_still_refused() -> None
     assert why is not None and "1m" in why
     assert game.state_key() == before and len(game.history) == moves and len(feed.announcements) == said
     assert feed(DiscardSeen(Seat.SOUTH, 2.0, Tile.P9)) is None  # the game goes on from there
+
+
+def test_a_visayan_beauty_laid_with_a_discard_is_a_called_beauty_and_one_from_the_hand_is_not() -> None:
+    """The camera sees South lay the three dragons with East's red dragon turned: the referee
+    takes the discard into the Beauty. From the hand on South's own turn it is declared."""
+    dragons = (Tile.WHITE, Tile.GREEN, Tile.RED)
+    game = Game("visayan", mode="observed")
+    feed = RefereeFeed(game)
+    assert feed(DiscardSeen(Seat.EAST, 1.0, Tile.RED)) is None
+    beauty = MeldSeen(Seat.SOUTH, 2.0, MeldKind.BEAUTY, dragons, Tile.RED, Seat.EAST)
+    assert feed.action(beauty) == DeclareBeauty(Seat.SOUTH, True)
+    assert feed(beauty) is None
+    assert [str(m) for m in game.melds(Seat.SOUTH)] == ["[567z]"] and game.actor() is Seat.SOUTH
+    # the red dragon left the pool; no draw was made up (it was, when every Beauty was taken
+    # as one from the hand: "South draws", then a Beauty with the discard still lying there)
+    assert game.pool() == () and "South draws" not in [a.text for a in feed.announcements]
+    own = MeldSeen(Seat.WEST, 3.0, MeldKind.BEAUTY, dragons)
+    assert feed.action(own) == DeclareBeauty(Seat.WEST)
+    assert feed.action(MeldSeen(Seat.WEST, 3.0, MeldKind.NEWS, (Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH),
+                                Tile.NORTH, Seat.SOUTH)) == DeclareNews(Seat.WEST, True)
