@@ -96,8 +96,10 @@ class PhotoReading:
         >>> r = PhotoReading(640, 480, [ReadTile("1m", (0, 0, 10, 10)), ReadTile("3m", (22, 0, 32, 10)),
         ...                  ReadTile("2m", (11, 0, 21, 10), region="other"), ReadTile("5z", (0, 20, 10, 30), region="flower")],
         ...                  concealed=[0, 1], bonus=[3])
-        >>> r.placed(2, "hand").hand_text(), r.placed(3, "other").hand_text()
-        ('1m2m3m / 5z', '1m3m')
+        >>> r.placed(2, "hand").hand_text(), r.placed(3, "other").hand_text(), r.placed(2, "flower").hand_text()
+        ('1m2m3m / 5z', '1m3m', '1m3m / 5z2m')
+        >>> r.placed(0, "other").placed(1, "other").placed(2, "hand").hand_text()  # into an empty row
+        '2m / 5z'
         """
         if not 0 <= index < len(self.tiles):
             raise ValueError(f"no tile number {index} in this photo (it has {len(self.tiles)})")

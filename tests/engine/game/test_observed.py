@@ -201,6 +201,7 @@ def test_singapore_robbing_the_kong() -> None:
     observe(g, Draw(S))
     events = g.push(parse_action("S sagasa 5p"))
     assert g.robbing and g.actor() is S and "a win may rob it" in events[-1].text
+    assert g.legal_actions() == [Draw(S)]  # no pung or chow of it; a win shows its unseen hand
     with pytest.raises(IllegalActionError, match="only a win may rob it"):
         g.push(Pung(W))
     with pytest.raises(IllegalActionError, match="South takes the gift"):
@@ -433,3 +434,22 @@ def test_singapore_bao_an_honour_claimed_for_a_meld_by_a_hand_showing_four_tai_p
         win = next(e for e in g.push(Win(S, tuple(parse_tiles("5p5p")))) if e.kind == "win")
         assert win.payments == ({E: 0, S: 96, W: 0, N: -96} if liable else {E: -32, S: 96, W: -32, N: -32})
         assert win.text.endswith("South +S$96.00, North -S$96.00 (North pays for all)") is liable
+
+
+def test_filipino_joker_tile_completes_a_hand_only_at_a_table_that_plays_it() -> None:
+    """000/001: "This tile is now the joker and can represent any other suited tile" (table
+    rule ``joker``). South's 78p waits on 6p or 9p; the 5p drawn stands for either."""
+    hand = tuple(parse_tiles("123m456m789m123s99s78p5p"))
+    for rules, wins in ((rules_for("filipino", joker="5p"), True), (rules_for("filipino"), False)):
+        g = Game(rules, mode="observed")
+        play(g, "E discard 9m\nS draw")
+        before = g.state_key()
+        if not wins:
+            with pytest.raises(IllegalActionError, match="is not a winning hand"):
+                g.push(Win(S, hand))
+            assert g.state_key() == before
+            continue
+        g.push(Win(S, hand))
+        out = g.outcome()
+        assert out is not None and out.winner is S and out.discarder is None
+        assert [name for name, _ in out.result.patterns][:3] == ["winning", "pure straight", "all chows"]

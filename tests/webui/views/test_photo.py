@@ -343,3 +343,12 @@ def test_a_typed_hand_has_no_photo_to_turn(client: FlaskClient, token: str) -> N
     pid = resp.location.split("/photo/")[1].split("?")[0]
     assert client.post(f"/photo/{pid}/turn", data={"csrf_token": token}).status_code == 404
     assert "turned round" not in verdict(client, resp.location)
+
+
+def test_a_hand_not_yet_ready_says_how_far_it_is(client: FlaskClient, token: str) -> None:
+    """Three sets and four lone honours: two draws from ready (a pair, then a second pair)."""
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": "123m456p789s1234z", "variant": "singapore"})
+    page = verdict(client, resp.location)
+    assert "Not ready yet. It is 2 tiles away from ready." in page and not waits(page)
+    resp = client.post("/photo/", data={"csrf_token": token, "hand": "123m456p789s1124z", "variant": "singapore"})
+    assert "It is 1 tile away from ready." in verdict(client, resp.location)
