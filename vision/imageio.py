@@ -128,6 +128,9 @@ def _eight_bit(im: Image.Image) -> Image.Image:
     'I;16'
     >>> np.asarray(_eight_bit(grey16).convert("RGB"))[0, :, 0].tolist()
     [0, 128, 255]
+    >>> floats = Image.fromarray(np.array([[0.0, 0.5, 1.0]], np.float32))  # a float TIFF, 0 to 1
+    >>> floats.mode, np.asarray(_eight_bit(floats))[0].tolist()
+    ('F', [0, 128, 255])
     """
     if not (im.mode.startswith("I") or im.mode == "F"):
         return im
