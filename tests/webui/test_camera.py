@@ -76,6 +76,13 @@ def test_camera_without_models_shows_the_picture_and_says_why(tmp_path: Path, mo
     assert any(u.frame is not None and u.frame.shape == (120, 160, 3) for u in got)
 
 
+def test_a_taught_set_that_cannot_load_leaves_the_picture_and_names_the_set() -> None:
+    """The camera's pipeline, built for real: a set name no ``calibrate`` could have written
+    is refused by name, and the page shows the picture without tiles."""
+    pipe, why = CameraSource(0, calibration="../elsewhere")._pipeline()
+    assert pipe is None and "'../elsewhere'" in why and why.endswith("showing the picture only")
+
+
 def test_a_taught_set_reaches_the_camera_and_the_photos(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from mahjongero.commands.serve import serve
     from vision.calibrate import CalibrationError
