@@ -30,7 +30,8 @@ from webui.live import LiveTile, LiveUpdate
 
 __all__ = ["CameraSource", "tiles_from_table", "event_dict", "pipeline_updates"]
 
-_MELD_EVENT = {"chow": "chow", "pung": "pung", "kang": "kang", "concealed kang": "secret", "added kang": "sagasa"}
+_MELD_EVENT = {"chow": "chow", "pung": "pung", "kang": "kang", "concealed kang": "secret", "added kang": "sagasa",
+               "beauty": "beauty", "news": "news"}
 
 
 def tiles_from_table(reading: Any) -> tuple[LiveTile, ...]:

@@ -883,6 +883,7 @@ class Game:
         tiles = _DRAGONS if beauty else _WINDS
         if not self.rules.special_sets:
             raise _fail(action, f"{name} is a Visayan ambition, not played in {self.rules.name} mahjong")
+        called: tuple[Tile, int] | tuple[()] = ()  # the meld keeps the discard it took, as a chow does
         if action.called:
             d = s.last_discard
             if s.phase is not Phase.CLAIM or d is None or s.rob:
@@ -899,6 +900,7 @@ class Game:
                     raise _fail(action, f"{seat} lacks {t} for {name}")
             for t in need:
                 self._take(action, seat, t)
+            called = (d[1], int(d[0]))
             s.pool.pop()
             s.claims += 1
             s.phase = Phase.TURN
@@ -915,7 +917,7 @@ class Game:
             self._close_deal(action)
             for t in tiles:
                 self._take(action, seat, t)
-        s.melds[seat].append(Meld(MeldKind.BEAUTY if beauty else MeldKind.NEWS, tiles))
+        s.melds[seat].append(Meld(MeldKind.BEAUTY if beauty else MeldKind.NEWS, tiles, *called))
         self._instant(name.lower(), seat, tiles, f"{seat} declares {name}", first_round=True)
         if not beauty:
             self._draw_back(action, seat, "gift")

@@ -15,10 +15,25 @@ from engine.seats import Seat
 from webui.adapters.referee import RefereeBook
 from webui.adapters.rules import Rules
 from webui.adapters.tablebook import TableSetup
-from webui.camera import CameraSource, pipeline_updates
+from webui.camera import CameraSource, event_dict, pipeline_updates
 from webui.live import LiveHub
 
 scripted = pytest.importorskip("vision.scripted")
+
+
+def test_every_meld_the_camera_sees_reaches_the_referee_as_an_event() -> None:
+    """Visayan Beauty and NEWS too (they were dropped: the referee never heard of them)."""
+    from engine.hand import MeldKind
+    from engine.tiles import parse_tiles
+    from vision.events import MeldSeen
+
+    sets = {MeldKind.CHOW: "345p", MeldKind.PUNG: "555p", MeldKind.KANG: "5555p", MeldKind.CONCEALED_KANG: "5555p",
+            MeldKind.ADDED_KANG: "5555p", MeldKind.BEAUTY: "567z", MeldKind.NEWS: "1234z"}
+    got = {kind: event_dict(MeldSeen(Seat.SOUTH, 1.0, kind, tuple(parse_tiles(tiles)))) for kind, tiles in sets.items()}
+    assert {kind: (e or {}).get("kind") for kind, e in got.items()} == {
+        MeldKind.CHOW: "chow", MeldKind.PUNG: "pung", MeldKind.KANG: "kang", MeldKind.CONCEALED_KANG: "secret",
+        MeldKind.ADDED_KANG: "sagasa", MeldKind.BEAUTY: "beauty", MeldKind.NEWS: "news"}
+    assert got[MeldKind.BEAUTY] == {"kind": "beauty", "seat": 1, "tiles": "567z"}
 
 
 def test_scripted_table_video_reaches_the_announcements(tmp_path: Path) -> None:

@@ -34,9 +34,10 @@ from typing import Any
 
 from engine.hand import Hand
 from engine.seats import Seat
-from engine.tiles import parse_tiles
+from engine.tiles import format_tiles, parse_tiles
 from webui.adapters.tablebook import (
     KINDS,
+    SPECIAL_SETS,
     Event,
     Payment,
     SeatState,
@@ -185,7 +186,24 @@ class RefereeBook:
             if first is None:
                 raise TableEventError(f"a {kind} needs a tile, e.g. 5p")
             return self._single(kind, seat, first, draw)
+        if kind in SPECIAL_SETS:
+            return self._special_set(game, kind, seat, tiles, draw)
         return self._claim_or_win(kind, seat, tiles, text, detail, draw)
+
+    @staticmethod
+    def _special_set(game: Any, kind: str, seat: Seat, tiles: list[Any], draw: list[Any]) -> list[Any]:
+        """Visayan Beauty or NEWS: laid with the discard lying there when it is one of its
+        tiles (as a chow takes it), else from the hand on the seat's turn."""
+        from engine.game import DeclareBeauty, DeclareNews, Phase
+
+        own = parse_tiles(SPECIAL_SETS[kind])
+        if tiles and sorted(tiles) != own:
+            raise TableEventError(f"a {kind} is {format_tiles(own)}, not {format_tiles(tiles)}")
+        declare = DeclareBeauty if kind == "beauty" else DeclareNews
+        last = game.last_discard
+        if game.phase is Phase.CLAIM and last is not None and last[0] is not seat and last[1] in own:
+            return [declare(seat, True)]
+        return [*draw, declare(seat)]
 
     @staticmethod
     def _draw_game(game: Any, seat: str | int | Seat | None) -> Any:

@@ -51,6 +51,7 @@ from webui.adapters.rules import Rules, Situation
 
 __all__ = [
     "TableBook", "TableSetup", "TableState", "SeatState", "Event", "Payment", "TableEventError", "KINDS",
+    "kinds_for", "plays_special_sets", "SPECIAL_SETS",
 ]
 
 # What a person (or the camera) can report, with the label the page shows.
@@ -62,11 +63,35 @@ KINDS: dict[str, str] = {
     "secret": "Secret kang (concealed)",
     "sagasa": "Sagása (add 4th tile to a pung)",
     "flower": "Flower / bonus tile",
+    "beauty": "Beauty (the three dragons, Visayan)",
+    "news": "NEWS (the four winds, Visayan)",
     "win": "Mahjong! (a win)",
     "draw": "Draw game (wall ran out)",
 }
+# Visayan's declared melds (001): their tiles are always the same, so the form may leave them out.
+SPECIAL_SETS = {"beauty": "567z", "news": "1234z"}
+
+
+def kinds_for(variant: str) -> dict[str, str]:
+    """The events a table of ``variant`` reports: Beauty and NEWS only where they are played.
+
+    >>> "beauty" in kinds_for("visayan"), "beauty" in kinds_for("filipino"), "pung" in kinds_for("martian")
+    (True, False, True)
+    """
+    return {k: label for k, label in KINDS.items() if k not in SPECIAL_SETS or plays_special_sets(variant)}
+
+
+def plays_special_sets(variant: str) -> bool:
+    """Whether ``variant`` plays Beauty and NEWS (the rules engine knows; without it, no)."""
+    try:
+        from engine.game import rules_for
+
+        return bool(rules_for(variant).special_sets)
+    except (ImportError, ValueError):
+        return False
 # Each event's ambition under the names the variants give it (Singapore's is "open kang").
 _INSTANT_KIND = {"kang": ("kang", "open kang"), "secret": ("secret", "concealed kang"),
+                 "beauty": ("beauty",), "news": ("news",),
                  "sagasa": ("sagása", "sagasa", "added kang", "open kang")}
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS webui_tables (
@@ -339,6 +364,8 @@ def _normalise(state: TableState, kind: str, seat: Seat | None, text: str,
     except ValueError as exc:
         raise TableEventError(str(exc)) from None
     need = {"discard": 1, "flower": 1, "sagasa": 1, "chow": 3, "pung": 3}
+    if kind in SPECIAL_SETS:
+        tiles = _special_set(state.setup.variant, kind, tiles, text)
     if kind in ("pung", "kang", "secret") and len(tiles) == 1:
         tiles = tiles * (3 if kind == "pung" else 4)
     if kind in need and len(tiles) != need[kind]:
@@ -361,6 +388,16 @@ def _normalise(state: TableState, kind: str, seat: Seat | None, text: str,
         if not tiles and hand.concealed:
             tiles = [hand.concealed[-1]]
     return format_tiles(tiles, sort=kind != "discard"), clean
+
+
+def _special_set(variant: str, kind: str, tiles: list[Tile], text: str) -> list[Tile]:
+    """A Beauty's or NEWS's tiles, checked (none given: the set's own)."""
+    if not plays_special_sets(variant):
+        raise TableEventError(f"a {kind} is a Visayan meld: a {variant} table does not play it")
+    own = parse_tiles(SPECIAL_SETS[kind])
+    if tiles and sorted(tiles) != own:
+        raise TableEventError(f"a {kind} is {format_tiles(own)}, not {text!r}")
+    return own
 
 
 def _replay(state: TableState, ev: Event) -> list[str]:
@@ -420,12 +457,14 @@ def _lay_down(state: TableState, seat: Seat, tiles: list[Tile], kind: str) -> li
         me.melds[i] = Meld(MeldKind.ADDED_KANG, (tiles[0],) * 4)
         return [f"{who}: sagása (added kang) of {tiles[0].english}"]
     meld_kind = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kang": MeldKind.KANG,
-                 "secret": MeldKind.CONCEALED_KANG}[kind]
+                 "secret": MeldKind.CONCEALED_KANG, "beauty": MeldKind.BEAUTY, "news": MeldKind.NEWS}[kind]
     try:
         meld = Meld(meld_kind, tuple(tiles))
     except ValueError as exc:
         raise TableEventError(str(exc)) from None
     me.melds.append(meld)
+    if kind in SPECIAL_SETS:
+        return [f"{who} declares {'Beauty' if kind == 'beauty' else 'NEWS'} ({format_tiles(tiles)})"]
     name = {"chow": "chow", "pung": "pung", "kang": "kang", "secret": "secret (concealed kang)"}[kind]
     what = format_tiles(tiles) if kind == "chow" else tiles[0].english
     return [f"{who}: {name} of {what}"]
@@ -435,7 +474,7 @@ def _take_called(state: TableState, seat: Seat, tiles: list[Tile], kind: str) ->
     """A chow, pung or kang called from the last discard moves that tile off the discard pile."""
     last = state.last_discard
     state.last_discard = None
-    if kind not in ("chow", "pung", "kang") or last is None or last[0] == seat or last[1] not in tiles:
+    if kind not in ("chow", "pung", "kang", *SPECIAL_SETS) or last is None or last[0] == seat or last[1] not in tiles:
         return None
     pile = state.seats[last[0]].discards
     if pile and pile[-1] == last[1]:

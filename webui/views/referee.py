@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 
 from engine.seats import Seat
 from webui.adapters.rules import SITUATION_FLAGS
-from webui.adapters.tablebook import KINDS, TableEventError, TableSetup
+from webui.adapters.tablebook import TableEventError, TableSetup, kinds_for
 from webui.live import level_of
 from webui.services import services
 
@@ -70,7 +70,8 @@ def page() -> str:
     accepts = getattr(s.book, "accepts_rule", None)
     if accepts is not None:  # offer only the options the referee can play with
         rules = [r for r in rules if accepts(variant, r.name, r.default)]
-    return render_template("referee.html", table=table, kinds=KINDS, variants=s.rules.variants(),
+    kinds = kinds_for(table.setup.variant if table else variant)
+    return render_template("referee.html", table=table, kinds=kinds, variants=s.rules.variants(),
                            variant=variant, table_rules=rules, rules_problem=rules_problem,
                            setup=request.args.get("setup") == "1" or table is None, flags=SITUATION_FLAGS)
 

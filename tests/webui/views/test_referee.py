@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -217,3 +218,44 @@ def test_draw_game_ends_the_hand_when_the_wall_is_empty(app: Flask, client: Flas
     assert app.extensions["mahjongero"].book._ref.game is game  # refusing it dealt no new hand
     client.post("/referee/undo", data={"csrf_token": token})
     assert not app.extensions["mahjongero"].book._ref.game.is_over()
+
+
+@pytest.mark.parametrize("backend", ["referee", "tablebook"])
+def test_a_visayan_beauty_and_news_are_recorded_and_paid(config: dict[str, Any], backend: str) -> None:
+    """001: Beauty (one of each dragon) and NEWS (one of each wind) are declared melds paid at
+    once ($.25 each way). South lays a Beauty with East's red dragon; West a NEWS from the hand."""
+    app = create_app({**config, "REFEREE_BACKEND": backend})
+    client = app.test_client()
+    token = token_of(client)
+    form = {"csrf_token": token, "variant": "visayan", "dealer": "E", "round": "E"}
+    assert client.post("/referee/new", data=form).status_code == 302
+    page = client.get("/referee/").get_data(as_text=True)
+    assert '<option value="beauty">' in page and '<option value="news">' in page
+    record(client, token, "discard", "E", "7z")
+    record(client, token, "beauty", "S")  # the tiles are the set's own: none need typing
+    record(client, token, "discard", "S", "9m")
+    page = record(client, token, "news", "W", "1234z").get_data(as_text=True)
+    lines = log_lines(client)
+    assert any("South" in line and "Beauty" in line for line in lines), lines
+    assert any("West" in line and "NEWS" in line for line in lines), lines
+    melds = {}  # each meld the table panel draws: its kind and its tiles' codes
+    for chunk in page.split('<span class="meld" title="')[1:]:
+        kind, body = chunk.split('"', 1)
+        melds[kind] = re.findall(r'data-code="(\w+)"', body.split("</div>", 1)[0])
+    assert melds == {"beauty": ["5z", "6z", "7z"], "news": ["1z", "2z", "3z", "4z"]}
+    east = page.split('<section class="seat seat-0', 1)[1].split("</section>", 1)[0]
+    assert 'data-code="7z"' not in east  # the red dragon went into the Beauty
+    paid = {(p.reason, p.seat): p.amount for p in app.extensions["mahjongero"].book.payments()
+            if p.reason in ("Beauty", "NEWS")}  # each ambition: $.25 from each other player
+    assert paid == {**{("Beauty", s): Fraction(3, 4) if s is Seat.SOUTH else Fraction(-1, 4) for s in Seat},
+                    **{("NEWS", s): Fraction(3, 4) if s is Seat.WEST else Fraction(-1, 4) for s in Seat}}
+    resp = client.post("/referee/event", data={"csrf_token": token, "kind": "beauty", "seat": "N", "tiles": "123z"})
+    assert resp.status_code == 400 and "a beauty is 567z" in resp.get_data(as_text=True)
+    app.extensions["mahjongero"].live.stop()
+
+
+def test_beauty_is_offered_and_taken_only_where_it_is_played(client: FlaskClient, token: str) -> None:
+    setup_table(client, token)  # a Filipino table: all honours are flowers
+    assert '<option value="beauty">' not in client.get("/referee/").get_data(as_text=True)
+    resp = client.post("/referee/event", data={"csrf_token": token, "kind": "beauty", "seat": "S"})
+    assert resp.status_code == 400
