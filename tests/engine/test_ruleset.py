@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from engine import Hand, HandStatus, TableRuleError, Tile, UnknownRulesetError, find_ruleset
@@ -55,6 +57,14 @@ def test_table_rules() -> None:
         find_ruleset("filipino", seven_pairs="pair_plus_chow")
     with pytest.raises(TableRuleError, match="'nope'"):
         find_ruleset("singapore").rule("nope")
+    # the values a person types in the set-up form or after --rule, refused by name
+    assert find_ruleset("filipino", doubles="off").rule("doubles") is False
+    assert find_ruleset("filipino", quick_win_value="1/2").rule("quick_win_value") == Fraction(1, 2)
+    for rule, bad, why in (("doubles", "maybe", "is not yes or no"), ("quick_win_value", "-1/4", "is negative"),
+                           ("jai_alai_markers", "0", "is not a positive whole number"),
+                           ("jai_alai_markers", True, "is not a positive whole number")):
+        with pytest.raises(TableRuleError, match=f"{bad!r} {why}"):
+            find_ruleset("filipino", **{rule: bad})
 
 
 def test_repr_pastes_back() -> None:
