@@ -188,6 +188,11 @@ class RefereeBook:
             return self._single(kind, seat, first, draw)
         if kind in SPECIAL_SETS:
             return self._special_set(game, kind, seat, tiles, draw)
+        last = game.last_discard
+        if kind == "win" and not str(detail.get("hand", "")).strip() and last is not None and last[0] is seat:
+            from engine.game import Win
+
+            return [Win(seat)]  # 003's green-joker win: declared by the thrower, whatever the hand
         return self._claim_or_win(kind, seat, tiles, text, detail, draw)
 
     @staticmethod

@@ -259,3 +259,20 @@ def test_beauty_is_offered_and_taken_only_where_it_is_played(client: FlaskClient
     assert '<option value="beauty">' not in client.get("/referee/").get_data(as_text=True)
     resp = client.post("/referee/event", data={"csrf_token": token, "kind": "beauty", "seat": "S"})
     assert resp.status_code == 400
+
+
+def test_three_green_jokers_thrown_win_is_declared_without_typing_a_hand(client: FlaskClient, token: str) -> None:
+    """003: "Upon discarding the 3rd Green Joker and no claims the discarded Joker, the player
+    can declare a win ... regardless of whether the hand contain wind or dragon tiles, or even
+    jokers": the thrower's hand does not matter, so the page does not ask for it."""
+    form = {"csrf_token": token, "variant": "vietnamese", "dealer": "E", "round": "E"}
+    assert client.post("/referee/new", data=form).status_code == 302
+    assert "three green jokers thrown" in client.get("/referee/").get_data(as_text=True)  # the form says so
+    for seat, tile in (("E", "1j"), ("S", "9m"), ("W", "9m"), ("N", "9p"), ("E", "2j")):
+        record(client, token, "discard", seat, tile)
+    resp = client.post("/referee/event", data={"csrf_token": token, "kind": "win", "seat": "E", "hand": ""})
+    assert resp.status_code == 400 and "has thrown 2 green joker(s): going out needs 3" in resp.get_data(as_text=True)
+    for seat, tile in (("S", "9s"), ("W", "9s"), ("N", "9p"), ("E", "3j")):
+        record(client, token, "discard", seat, tile)
+    record(client, token, "win", "E", hand="")
+    assert log_lines(client)[0].endswith("East +192 points, South -64 points, West -64 points, North -64 points")
