@@ -100,7 +100,9 @@ class Outcome:
     payments: dict[Seat, Money] = field(default_factory=dict)
     hand: Hand | None = None
     situation: dict[str, Any] = field(default_factory=dict)  # what the scorer was told
-    special: str = ""  # a win that is not a hand: "green jokers" (Vietnam, 003), priced as an instant
+    # a win that is not a hand, priced as the ruleset's instant payout ``situation["ambition"]``
+    # for ``situation["tiles"]``: "thrown green jokers" (Vietnam, 003), "eight flowers" (Singapore, 004)
+    special: str = ""
 
     def __str__(self) -> str:
         if self.kind == "draw" or self.winner is None:
@@ -623,12 +625,13 @@ class Game:
         if seat is not s.to_act:
             raise _fail(action, f"it is {s.to_act}'s turn, not {seat}'s")
 
-    def _close_deal(self, action: Action) -> None:
-        """The deal's flower round is over: pay the ambitions counted at the deal."""
+    def _close_deal(self, action: Action, *, everyone_replaced: bool = True) -> None:
+        """The deal's flower round is over: pay the ambitions counted at the deal (full mode:
+        once every seat has replaced its flowers, unless the hand ends before they could)."""
         s = self._s
         if not s.deal_open:
             return
-        waiting = self._deal_actor() if self.mode is Mode.FULL else None
+        waiting = self._deal_actor() if self.mode is Mode.FULL and everyone_replaced else None
         if waiting is not None:
             raise _fail(action, f"{waiting} must first replace their flowers (deal in seat order)")
         s.deal_open = False
@@ -798,6 +801,8 @@ class Game:
         self._check_copies(action, tile)
         s.nfnl[seat] = False  # 003: NFNL has no flower and no joker "outside the hand (put down for points)"
         self._say("flower", seat, f"{seat} declares {tile_name(tile)}")
+        if self._eight_flowers_win(action, seat, tile):
+            return
         in_deal = s.deal_open and s.source == "deal"
         dealer_drawn = s.last_drawn
         if not self._draw_back(action, seat, "flower replacement"):
@@ -1222,11 +1227,36 @@ class Game:
                            self.scorer.currency)
         s.phase = Phase.OVER
         s.last_discard = None
-        s.outcome = Outcome("win", seat, None, False, joker, result, payments, None, {"green_jokers": green},
-                            special="thrown green jokers")
+        s.outcome = Outcome("win", seat, None, False, joker, result, payments, None,
+                            {"ambition": "green jokers", "tiles": green}, special="thrown green jokers")
         self._say("win", seat, f"{seat} wins: {paid.name} ({format_tiles(green, sort=False)}, No Flowers No "
                   f"Leaves) — payments: {payments_text(payments, self.scorer.currency)}", payments,
                   f"win: {paid.name}")
+
+    def _eight_flowers_win(self, action: DeclareFlower, seat: Seat, tile: Tile) -> bool:
+        """004: "Winning automatically with all eight flower tiles": laying the eighth aside
+        ends the hand, no replacement drawn, priced by the ruleset's ``eight flowers`` (each
+        other player pays a 5-tai self-pick). False where the table has no such win."""
+        s = self._s
+        eight = tuple(Tile(t) for t in range(Tile.FLOWER1, Tile.SEASON4 + 1))
+        if not tile.is_flower or not set(eight) <= set(s.bonus[seat]):
+            return False
+        paid = self.scorer.instant("eight flowers", seat, dealer=self.dealer, tiles=eight)
+        if paid is None:
+            return False
+        if s.deal_open:  # the ambitions of the tiles shown so far are paid first, as they would be
+            self._close_deal(action, everyone_replaced=False)
+        else:
+            self._bonus_instants(seat, on_open=False)
+        payments = dict(paid.payments)
+        result = WinResult(payments[seat], self.scorer.currency, ((paid.name, payments[seat]),), payments, None, (),
+                           self.scorer.currency)
+        s.phase = Phase.OVER
+        s.outcome = Outcome("win", seat, None, True, tile, result, payments, None,
+                            {"ambition": "eight flowers", "tiles": eight}, special="eight flowers")
+        self._say("win", seat, f"{seat} wins: {paid.name} ({format_tiles(eight)}) — payments: "
+                  f"{payments_text(payments, self.scorer.currency)}", payments, f"win: {paid.name}")
+        return True
 
     def _table_rule(self, name: str, default: Any) -> Any:
         ruleset = getattr(self.scorer, "ruleset", None)

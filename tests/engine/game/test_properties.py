@@ -66,9 +66,9 @@ def _check_win_scored(game: Game) -> None:
         assert out.winner is None and not out.payments
         return
     rs = find_ruleset(game.rules.ruleset_name, **game.rules.table_rules)
-    if out.special:  # Vietnam's thrown green jokers: a win priced as the ruleset's instant payout
+    if out.special:  # green jokers thrown, eight flowers: a win priced as the ruleset's instant payout
         assert out.winner is not None
-        paid = rs.instant("green jokers", out.winner, dealer=game.dealer, tiles=out.situation["green_jokers"])
+        paid = rs.instant(out.situation["ambition"], out.winner, dealer=game.dealer, tiles=out.situation["tiles"])
         assert out.payments == dict(paid.payments)
         return
     assert out.hand is not None and out.winner is not None and out.win_tile is not None

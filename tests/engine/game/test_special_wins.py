@@ -311,3 +311,41 @@ def test_jai_alai_bad_markers_and_unfinished_hand() -> None:
         Game("filipino", jai_alai=(1, 2, 3))
     with pytest.raises(IllegalActionError, match="not over"):
         Game("filipino", jai_alai=(0, 0, 0, 1)).next_jai_alai()
+
+
+# -- eight flowers (004: "Winning automatically with all eight flower tiles") ---------------
+def test_the_eighth_flower_drawn_wins_at_once_as_a_five_tai_self_pick() -> None:
+    """South was dealt seven flowers and draws the eighth: laid aside, it ends the hand (no
+    replacement drawn), each other player paying S$32; the four seasons it completes are
+    paid first, as an instant payout is."""
+    g = staged_game("singaporean", {S: "1234567f123m456p"}, first="5z", draws="8f", back="7m8m9m1s2s3s4s")
+    pushed(g, "\n".join(f"S flower {i}f" for i in range(1, 8)))
+    pushed(g, "E discard 5z\nS draw")
+    before = g.state_key()
+    said = pushed(g, "S flower 8f")
+    out = g.outcome()
+    assert g.is_over() and out is not None and out.winner is S and out.special == "eight flowers"
+    assert out.payments == {S: 96, E: -32, W: -32, N: -32}
+    assert said[-2].startswith("South: four blue flowers (5678f) — South +S$12.00")
+    assert said[-1] == "South wins: Eight Flowers (12345678f) — payments: South +S$96.00, East -S$32.00, " \
+                       "West -S$32.00, North -S$32.00"
+    with pytest.raises(IllegalActionError, match="the hand is over"):
+        g.push(Discard(S, Tile.M1))
+    g.pop()
+    assert g.state_key() == before and not g.is_over()
+
+
+def test_eight_flowers_dealt_win_during_the_deal_and_are_no_win_where_thirteen_count() -> None:
+    """Dealt all eight, South wins as it lays the eighth aside, the deal's ambitions paid
+    first. A Filipino table counts thirteen flowers (its honours are flowers too): eight
+    are no win there, and the hand goes on."""
+    g = staged_game("singaporean", {S: "12345678f12345m"}, first="5z", back="6m7m8m9m1s2s3s4s")
+    said = pushed(g, "\n".join(f"S flower {i}f" for i in range(1, 9)))
+    out = g.outcome()
+    assert out is not None and out.winner is S and out.payments[S] == 96
+    assert [t.split(" —")[0] for t in said if "on open" in t] == [
+        "South: flower bitten on open (26f)", "South: four red flowers on open (1234f)",
+        "South: four blue flowers on open (5678f)"]
+    g = staged_game("filipino", {S: "12345678f12345678m"}, first="9p", back="1s2s3s4s5s6s7s8s")
+    pushed(g, "\n".join(f"S flower {i}f" for i in range(1, 9)))
+    assert not g.is_over() and g.outcome() is None
