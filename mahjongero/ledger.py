@@ -179,6 +179,13 @@ class Ledger:
             db.execute("DELETE FROM payments WHERE game_id=? AND hand_no=? AND seq=?", (game_id, hand_no, seq))
             db.execute("DELETE FROM actions WHERE game_id=? AND hand_no=? AND seq=?", (game_id, hand_no, seq))
 
+    def forget_hand(self, game_id: int, hand_no: int) -> None:
+        """Take back a hand dealt but never played (its first action was refused)."""
+        with self._tx() as db:
+            if db.execute("SELECT 1 FROM actions WHERE game_id=? AND hand_no=?", (game_id, hand_no)).fetchone():
+                raise LedgerError(f"game {game_id} hand {hand_no} has been played: undo its actions first")
+            db.execute("DELETE FROM hands WHERE game_id=? AND hand_no=?", (game_id, hand_no))
+
     # -- reading ----------------------------------------------------------------------
     def game(self, game_id: int) -> dict[str, Any]:
         row = self.db.execute(
@@ -352,3 +359,11 @@ class Referee:
                                starting_dealer=self.game.starting_dealer, dice=game.dice)
         self.game = game
         return game
+
+    def take_back_hand(self, ended: Game) -> None:
+        """Back to ``ended``, the hand before this one, while nothing has been played in this
+        one: a person's first move of a new hand was refused, and the table stays as it was."""
+        if self.game.history:
+            raise IllegalActionError(f"hand {self.game.hand_number} has begun: undo its moves first")
+        self.ledger.forget_hand(self.game_id, self.game.hand_number)
+        self.game = ended

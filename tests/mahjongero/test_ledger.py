@@ -153,6 +153,26 @@ def test_restore_between_hands_deals_the_next_hand(tmp_path: Path) -> None:
     assert back.game.state_key() == ref.game.state_key()
 
 
+def test_a_hand_dealt_but_not_played_can_be_taken_back(tmp_path: Path) -> None:
+    """The web referee deals the next hand with a person's first move; refused, the table is
+    back at the end of the last hand, in the ledger too. A hand played cannot be."""
+    path = tmp_path / "back.sqlite"
+    ref = Referee.create(Ledger(path), "filipino", PLAYERS, seed=21)
+    play_hand(ref.game, [GreedyBot()] * 4, push=ref.push)
+    ended, key = ref.game, ref.game.state_key()
+    ref.next_hand()
+    ref.take_back_hand(ended)
+    assert ref.game is ended and ref.game.is_over()
+    back = Referee.restore(Ledger(path), ref.game_id)
+    assert back.game.hand_number == 1 and back.game.state_key() == key
+    ref.next_hand()
+    ref.push(ref.game.legal_actions()[0])
+    with pytest.raises(IllegalActionError, match="hand 2 has begun: undo its moves first"):
+        ref.take_back_hand(ended)
+    with pytest.raises(LedgerError, match="hand 2 has been played"):
+        ref.ledger.forget_hand(ref.game_id, 2)
+
+
 def test_bad_requests_name_the_problem(tmp_path: Path) -> None:
     led = Ledger(tmp_path / "t.sqlite")
     with pytest.raises(LedgerError, match="no game 99"):

@@ -140,7 +140,6 @@ class RefereeBook:
     # -- events --------------------------------------------------------------------------
     def apply(self, kind: str, seat: str | int | Seat | None, tiles: str = "", *, source: str = "hand",
               **detail: Any) -> list[str]:
-        from engine.game import IllegalActionError
 
         with self._lock:
             ref = self._require()
@@ -148,25 +147,36 @@ class RefereeBook:
                 raise TableEventError(f"unknown event {kind!r}: one of {', '.join(KINDS)}")
             with self._refused():
                 if kind == "draw":
-                    actions = [self._draw_game(ref.game, seat)]
-                else:
-                    who = Seat.parse(seat)  # type: ignore[arg-type]
-                    if ref.game.is_over():
-                        ref.next_hand()  # the next hand starts with the next move
-                    actions = self._actions(ref, kind, who, tiles, detail)
-            pushed: list[Any] = []
-            done = 0
-            try:
-                for action in actions:  # each is written before the next (the referee's rule)
-                    pushed.extend(ref.push(action))
-                    done += 1
-                    self._mark(ref, "implied" if action is not actions[-1] else source)
-            except (IllegalActionError, ValueError) as exc:
-                for _ in range(done):  # an implied draw goes back with the refused action
-                    ref.pop()
-                raise TableEventError(str(exc)) from None
-            names = tuple(ref.players[s] for s in Seat)
-            return [_named(e.text, names) for e in pushed if e.kind != "draw"]
+                    return self._push(ref, [self._draw_game(ref.game, seat)], source)
+                who = Seat.parse(seat)  # type: ignore[arg-type]
+                if not ref.game.is_over():
+                    return self._push(ref, self._actions(ref, kind, who, tiles, detail), source)
+                ended = ref.game
+                ref.next_hand()  # the next hand starts with the next move ...
+                try:
+                    return self._push(ref, self._actions(ref, kind, who, tiles, detail), source)
+                except ValueError:
+                    ref.take_back_hand(ended)  # ... unless it is refused: the table stays as it was
+                    raise
+
+    def _push(self, ref: Any, actions: list[Any], source: str) -> list[str]:
+        """Push ``actions`` in order, each written before the next (the referee's rule); all
+        or none: an implied draw goes back with the refused action."""
+        from engine.game import IllegalActionError
+
+        pushed: list[Any] = []
+        done = 0
+        try:
+            for action in actions:
+                pushed.extend(ref.push(action))
+                done += 1
+                self._mark(ref, "implied" if action is not actions[-1] else source)
+        except (IllegalActionError, ValueError) as exc:
+            for _ in range(done):
+                ref.pop()
+            raise TableEventError(str(exc)) from None
+        names = tuple(ref.players[s] for s in Seat)
+        return [_named(e.text, names) for e in pushed if e.kind != "draw"]
 
     def _mark(self, ref: Any, source: str) -> None:
         with self.ledger._tx() as db:

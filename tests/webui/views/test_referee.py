@@ -276,3 +276,27 @@ def test_three_green_jokers_thrown_win_is_declared_without_typing_a_hand(client:
         record(client, token, "discard", seat, tile)
     record(client, token, "win", "E", hand="")
     assert log_lines(client)[0].endswith("East +192 points, South -64 points, West -64 points, North -64 points")
+
+
+def test_a_refused_first_move_of_the_next_hand_leaves_the_table_where_it_was(config: dict[str, Any]) -> None:
+    """South wins on its eighth flower (004): the next move deals the next hand, South's. East
+    reporting a discard is refused, and the table stays at the end of hand 1 (it had dealt
+    hand 2 anyway), also for a restart; South's discard then opens hand 2."""
+    app = create_app(config)
+    client = app.test_client()
+    token = token_of(client)
+    form = {"csrf_token": token, "variant": "singapore", "dealer": "E", "round": "E"}
+    assert client.post("/referee/new", data=form).status_code == 302
+    for n in range(1, 9):
+        record(client, token, "flower", "S", f"{n}f")
+    book = app.extensions["mahjongero"].book
+    ended = book.current()
+    assert ended is not None and ended.hand_no == 1 and "Eight Flowers" in (ended.last_result or "")
+    resp = client.post("/referee/event", data={"csrf_token": token, "kind": "discard", "seat": "E", "tiles": "1m"})
+    assert resp.status_code == 400 and "it is South&#39;s turn" in resp.get_data(as_text=True)
+    assert book.current() == ended
+    restarted = create_app(config).extensions["mahjongero"].book.current()
+    assert restarted is not None and restarted.hand_no == 1
+    record(client, token, "discard", "S", "1m")
+    now = book.current()
+    assert now is not None and now.hand_no == 2 and now.dealer is Seat.SOUTH
