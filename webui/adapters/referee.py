@@ -34,7 +34,7 @@ from typing import Any
 
 from engine.hand import Hand
 from engine.seats import Seat
-from engine.tiles import format_tiles, parse_tiles
+from engine.tiles import Tile, format_tiles, parse_tiles
 from webui.adapters.tablebook import (
     KINDS,
     SPECIAL_SETS,
@@ -52,6 +52,27 @@ __all__ = ["RefereeBook"]
 _SIDE = """CREATE TABLE IF NOT EXISTS webui_sources (
   game_id INTEGER NOT NULL, hand_no INTEGER NOT NULL, seq INTEGER NOT NULL, source TEXT NOT NULL,
   PRIMARY KEY (game_id, hand_no, seq))"""
+
+
+def _win_tile_last(concealed: tuple[Tile, ...], tiles: list[Tile]) -> tuple[Tile, ...]:
+    """The winner's concealed tiles with the winning tile named in the form's Tiles last: the
+    referee reads a self-drawn win's last shown tile as the tile drawn (none named: as typed).
+
+    >>> _win_tile_last(tuple(parse_tiles("123m55p")), parse_tiles("2m"))
+    (Tile.M1, Tile.M3, Tile.P5, Tile.P5, Tile.M2)
+    >>> _win_tile_last(tuple(parse_tiles("123m55p")), parse_tiles("9s"))
+    Traceback (most recent call last):
+    webui.adapters.tablebook.TableEventError: the winning tile 9s is not in the hand 123m55p
+    """
+    if not tiles:
+        return concealed
+    if len(tiles) != 1:
+        raise TableEventError(f"name one winning tile, not {format_tiles(tiles)}")
+    if tiles[0] not in concealed:
+        raise TableEventError(f"the winning tile {tiles[0]} is not in the hand {format_tiles(concealed)}")
+    rest = list(concealed)
+    rest.remove(tiles[0])
+    return (*rest, tiles[0])
 
 
 def _named(text: str, names: tuple[str, ...]) -> str:
@@ -189,8 +210,11 @@ class RefereeBook:
         game = ref.game
         tiles = parse_tiles(text or "")
         first = tiles[0] if tiles else None
-        due_to_draw = game.phase is Phase.CLAIM and game.last_discard is not None \
-            and seat is game.last_discard[0].next
+        last = game.last_discard
+        # the seat due to draw: after a discard the next one; after a pung grown to a kang that
+        # nobody robbed (Singapore), the kang's own seat takes its gift
+        due_to_draw = game.phase is Phase.CLAIM and last is not None \
+            and seat is (last[0] if game.robbing else last[0].next)
         draw = [Draw(seat)] if due_to_draw else []
         if kind in ("discard", "flower", "secret", "sagasa"):
             if first is None:
@@ -198,12 +222,32 @@ class RefereeBook:
             return self._single(kind, seat, first, draw)
         if kind in SPECIAL_SETS:
             return self._special_set(game, kind, seat, tiles, draw)
-        last = game.last_discard
-        if kind == "win" and not str(detail.get("hand", "")).strip() and last is not None and last[0] is seat:
-            from engine.game import Win
+        if kind == "win":
+            return self._win(game, seat, tiles, detail, draw)
+        return self._claim(kind, seat, tiles, text)
 
+    @staticmethod
+    def _win(game: Any, seat: Seat, tiles: list[Tile], detail: dict[str, Any], draw: list[Any]) -> list[Any]:
+        """A win as the form gives it: the whole hand, the winning tile in Tiles (else the
+        hand's last), self-drawn or on the discard lying there."""
+        from engine.game import Win
+
+        last = game.last_discard
+        typed = str(detail.get("hand", "")).strip()
+        if not typed and last is not None and last[0] is seat:
             return [Win(seat)]  # 003's green-joker win: declared by the thrower, whatever the hand
-        return self._claim_or_win(kind, seat, tiles, text, detail, draw)
+        hand = Hand.parse(typed)
+        if not hand.concealed:
+            raise TableEventError("type the winner's whole hand (its concealed tiles at least)")
+        if detail.get("self_drawn"):
+            return [*draw, Win(seat, _win_tile_last(hand.concealed, tiles))]
+        shown = hand.concealed
+        if last is not None and not last[1].is_playable:  # a thrown flower: Tổng for the hand (003)
+            return [Win(seat, shown if last[1] in shown else (*shown, last[1]))]
+        if last is not None and len(tiles) == 1 and tiles[0] != last[1]:
+            raise TableEventError(f"the winning tile {tiles[0]} is not {last[0]}'s discard {last[1]}: "
+                                  "choose self-drawn, or name the discard")
+        return [Win(seat, shown)]
 
     @staticmethod
     def _special_set(game: Any, kind: str, seat: Seat, tiles: list[Any], draw: list[Any]) -> list[Any]:
@@ -248,23 +292,16 @@ class RefereeBook:
         return [*draw, AddedKang(seat, first)]
 
     @staticmethod
-    def _claim_or_win(kind: str, seat: Seat, tiles: list[Any], text: str, detail: dict[str, Any],
-                      draw: list[Any]) -> list[Any]:
-        from engine.game import Chow, Kang, Pung, Win
+    def _claim(kind: str, seat: Seat, tiles: list[Tile], text: str) -> list[Any]:
+        from engine.game import Chow, Kang, Pung
 
         if kind == "pung":
             return [Pung(seat)]
         if kind == "kang":
             return [Kang(seat)]
-        if kind == "chow":
-            if len(tiles) != 3:
-                raise TableEventError(f"a chow needs 3 tiles, got {text!r}")
-            return [Chow(seat, min(tiles))]
-        hand = Hand.parse(str(detail.get("hand", "")))
-        if not hand.concealed:
-            raise TableEventError("type the winner's whole hand (its concealed tiles at least)")
-        self_drawn = bool(detail.get("self_drawn"))
-        return [*(draw if self_drawn else []), Win(seat, tuple(hand.concealed))]
+        if len(tiles) != 3:
+            raise TableEventError(f"a chow needs 3 tiles, got {text!r}")
+        return [Chow(seat, min(tiles))]
 
     def undo(self) -> Event | None:
         with self._lock:

@@ -300,3 +300,54 @@ def test_a_refused_first_move_of_the_next_hand_leaves_the_table_where_it_was(con
     record(client, token, "discard", "S", "1m")
     now = book.current()
     assert now is not None and now.hand_no == 2 and now.dealer is Seat.SOUTH
+
+
+def _win_line(client: FlaskClient, token: str, hand: str, tiles: str = "", **form: str) -> tuple[int, str]:
+    resp = client.post("/referee/event", data={"csrf_token": token, "kind": "win", "seat": "S", "tiles": tiles,
+                                               "hand": hand, **form})
+    return resp.status_code, (log_lines(client)[0] if resp.status_code == 302 else resp.get_data(as_text=True))
+
+
+@pytest.mark.parametrize(("tiles", "paningit"), [("8s", True), ("", False), ("9p", False)])
+def test_the_winning_tile_named_in_tiles_decides_the_wait_paid(client: FlaskClient, token: str, tiles: str,
+                                                               paningit: bool) -> None:
+    """South draws 8s into 7_9s: paníngit (001, the middle wait). The referee had read the
+    hand's last typed tile as the tile drawn, whatever Tiles said; with none named it still does."""
+    setup_table(client, token)
+    record(client, token, "discard", "E", "9m")
+    status, line = _win_line(client, token, SOUTH_WINS, tiles, how="self")
+    assert status == 302 and ("paníngit" in line) is paningit, line
+
+
+def test_a_winning_tile_that_is_not_in_the_hand_or_not_the_discard_is_refused(client: FlaskClient,
+                                                                              token: str) -> None:
+    setup_table(client, token)
+    record(client, token, "discard", "E", "9s")
+    status, page = _win_line(client, token, SOUTH_WINS, "1z", how="self")
+    assert status == 400 and "the winning tile 1z is not in the hand" in page
+    status, page = _win_line(client, token, SOUTH_WINS, "8s", how="discard")
+    assert status == 400 and "the winning tile 8s is not East&#39;s discard 9s" in page
+    assert _win_line(client, token, SOUTH_WINS, "9s", how="discard")[0] == 302
+
+
+def test_a_thrown_flower_won_on_is_not_typed_among_the_hand(client: FlaskClient, token: str) -> None:
+    """003: a discarded flower counts as Tổng for a ready hand, and its thrower pays for all.
+    The winner types the hand they hold; the flower lying there is the tile claimed."""
+    form = {"csrf_token": token, "variant": "vietnamese", "dealer": "E", "round": "E"}
+    assert client.post("/referee/new", data=form).status_code == 302
+    record(client, token, "discard", "E", "3f")
+    status, line = _win_line(client, token, "123m456m789m123p5s", how="discard")
+    assert status == 302 and "Thrown Flower" in line and line.endswith("(East pays for all)"), line
+
+
+def test_after_a_pung_grown_to_a_kang_nobody_robbed_its_seat_plays_on(client: FlaskClient, token: str) -> None:
+    """Singapore lets others rob an added kang; when nobody does, the kang's seat takes its
+    gift and plays on: its next move implies that draw (it was refused: "claim it or let
+    South draw")."""
+    form = {"csrf_token": token, "variant": "singapore", "dealer": "E", "round": "E"}
+    assert client.post("/referee/new", data=form).status_code == 302
+    for seat, kind, tile in (("E", "discard", "5p"), ("S", "pung", ""), ("S", "discard", "1m"),
+                             ("W", "discard", "2m"), ("N", "discard", "3m"), ("E", "discard", "4m"),
+                             ("S", "sagasa", "5p"), ("S", "discard", "9s")):
+        record(client, token, kind, seat, tile)
+    assert log_lines(client)[0].endswith("South discards 9 bamboo")
