@@ -1,0 +1,56 @@
+"""The web Referee page against the engine: hands the bots play in full mode, typed into the
+page event by event as a person at the table would (the page's referee sees only what is
+shown), must leave the page's ledger paying what the engine paid. Run:
+
+    .venv/bin/python benchmarks/bench_referee_page.py [--hands 100] [--undo 0.3] [--restart 0.1]
+
+``--hands`` per variant (seeds 0 to hands-1: greedy bots on even seeds, random on odd ones);
+``--undo``: each event at that rate undone and typed again; ``--restart``: the server
+restarted on its data at that rate after an event. Prints JSON: hands typed, identical, the
+problems (none expected), and the page's speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.webui.referee_forms import PAGE_NAME, engine_paid, played, type_into_page  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=100, help="hands per variant")
+    ap.add_argument("--undo", type=float, default=0.0)
+    ap.add_argument("--restart", type=float, default=0.0)
+    args = ap.parse_args(argv)
+    rng = random.Random(5)
+    hands = identical = events = 0
+    problems: list[str] = []
+    start = time.perf_counter()
+    for variant in PAGE_NAME:
+        for seed in range(args.hands):
+            game = played(variant, seed)
+            with tempfile.TemporaryDirectory() as data:
+                page, problem = type_into_page(game, data, undo=args.undo, restart=args.restart, rng=rng)
+            hands, events = hands + 1, events + len(game.history)
+            wanted = engine_paid(game)
+            if not problem and page == wanted:
+                identical += 1
+            else:
+                problems.append(f"{variant} {seed}: {problem or f'page paid {page}, engine {wanted}'}")
+    report = {"hands": hands, "identical": identical, "actions": events, "problems": problems,
+              "seconds": round(time.perf_counter() - start, 1)}
+    print(json.dumps(report, indent=1, default=str))
+    return 0 if hands == identical else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
