@@ -224,7 +224,7 @@ class RefereeBook:
             return self._special_set(game, kind, seat, tiles, draw)
         if kind == "win":
             return self._win(game, seat, tiles, detail, draw)
-        return self._claim(kind, seat, tiles, text)
+        return self._claim(kind, seat, tiles, text, last)
 
     @staticmethod
     def _win(game: Any, seat: Seat, tiles: list[Tile], detail: dict[str, Any], draw: list[Any]) -> list[Any]:
@@ -292,13 +292,15 @@ class RefereeBook:
         return [*draw, AddedKang(seat, first)]
 
     @staticmethod
-    def _claim(kind: str, seat: Seat, tiles: list[Tile], text: str) -> list[Any]:
+    def _claim(kind: str, seat: Seat, tiles: list[Tile], text: str, last: tuple[Seat, Tile] | None) -> list[Any]:
+        """A chow, pung or kang of the discard lying there (a pung or kang typed with another
+        tile is a slip of the finger: refused, not played with the discard)."""
         from engine.game import Chow, Kang, Pung
 
-        if kind == "pung":
-            return [Pung(seat)]
-        if kind == "kang":
-            return [Kang(seat)]
+        if kind in ("pung", "kang"):
+            if last is not None and tiles and set(tiles) != {last[1]}:
+                raise TableEventError(f"a {kind} of {format_tiles(tiles)} is not of {last[0]}'s discard {last[1]}")
+            return [Pung(seat) if kind == "pung" else Kang(seat)]
         if len(tiles) != 3:
             raise TableEventError(f"a chow needs 3 tiles, got {text!r}")
         return [Chow(seat, min(tiles))]

@@ -351,3 +351,16 @@ def test_after_a_pung_grown_to_a_kang_nobody_robbed_its_seat_plays_on(client: Fl
                              ("S", "sagasa", "5p"), ("S", "discard", "9s")):
         record(client, token, kind, seat, tile)
     assert log_lines(client)[0].endswith("South discards 9 bamboo")
+
+
+def test_a_pung_typed_with_another_tile_than_the_discard_is_refused(client: FlaskClient, token: str) -> None:
+    """East throws 7 dots; "pung 7s" is a slip of the finger, not a pung of 7p."""
+    setup_table(client, token)
+    record(client, token, "discard", "E", "7p")
+    before = log_lines(client)
+    for kind, tiles in (("pung", "7s"), ("kang", "7777s")):
+        resp = client.post("/referee/event", data={"csrf_token": token, "kind": kind, "seat": "W", "tiles": tiles})
+        assert resp.status_code == 400 and "is not of East&#39;s discard 7p" in resp.get_data(as_text=True)
+    assert log_lines(client) == before
+    record(client, token, "pung", "W", "777p")
+    assert log_lines(client)[0].endswith("West: pung of 7 dots")
