@@ -435,6 +435,6 @@ class RefereeFeed:
         try:
             self.announcements += drawn + self.game.push(action)
             return None
-        except ValueError:
+        except ValueError as after_draw:  # the seat was due to draw: this is the real reason
             self.game.pop()
-            return reason
+            return str(after_draw)

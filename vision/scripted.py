@@ -36,7 +36,8 @@ __all__ = ["Step", "ScriptedTable", "VideoFrame", "guide_photo", "labels_to_dete
 
 @dataclass(frozen=True)
 class Step:
-    """One scripted change: ``kind`` is discard, chow, pung, kang (concealed) or flower."""
+    """One scripted change: ``kind`` is discard, chow, pung, kang (concealed), flower, or a
+    Visayan beauty / news (called with the last discard when ``from_seat`` is given)."""
 
     kind: str
     seat: Seat
@@ -51,7 +52,8 @@ class Step:
 
     @property
     def meld_kind(self) -> MeldKind | None:
-        return {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kang": MeldKind.CONCEALED_KANG}.get(self.kind)
+        return {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kang": MeldKind.CONCEALED_KANG,
+                "beauty": MeldKind.BEAUTY, "news": MeldKind.NEWS}.get(self.kind)
 
 
 @dataclass
@@ -220,12 +222,15 @@ class ScriptedTable:
                 last = step.seat
             elif step.kind == "flower":
                 st.flowers.append(step.tiles[0])
-            elif step.kind in ("chow", "pung"):
+            elif step.kind in ("chow", "pung") or step.kind in ("beauty", "news") and step.from_seat is not None:
                 if last is not None and seats[last].discards:
                     seats[last].discards.pop()
                 turned = {1: 0, 2: 1, 3: 2}[(step.seat - (step.from_seat or step.seat.previous)) % 4 or 3]
                 st.melds.append((step, turned))
-                st.hand -= 2
+                st.hand -= len(step.tiles) - 1 - (step.kind == "news")  # NEWS takes a gift, as a kang does
+            elif step.kind in ("beauty", "news"):  # from the hand: laid face up, none turned
+                st.melds.append((step, -1))
+                st.hand -= len(step.tiles) - (step.kind == "news")
             elif step.kind == "kang":
                 st.melds.append((step, -1))
                 st.hand -= 3

@@ -5,11 +5,12 @@ from __future__ import annotations
 from engine.game import DeclareBeauty, DeclareNews, Game
 from engine.hand import MeldKind
 from engine.seats import Seat
-from engine.tiles import Tile
+from engine.tiles import Tile, parse_tiles
 from vision.events import DiscardSeen, EventDetector, FlowerSeen, KangSeen, MeldSeen, RefereeFeed
 from vision.pipeline import LivePipeline
 from vision.readings import MeldReading, SeatReading, TableReading, TileItem
 from vision.regions import TableLayout
+from vision.scripted import ScriptedTable, Step
 
 from .conftest import GroundTruthReader
 
@@ -293,3 +294,50 @@ def test_a_visayan_beauty_laid_with_a_discard_is_a_called_beauty_and_one_from_th
     assert feed.action(own) == DeclareBeauty(Seat.WEST)
     assert feed.action(MeldSeen(Seat.WEST, 3.0, MeldKind.NEWS, (Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH),
                                 Tile.NORTH, Seat.SOUTH)) == DeclareNews(Seat.WEST, True)
+
+
+def _visayan_video(*later: Step) -> tuple[list, list, RefereeFeed]:
+    """East throws the red dragon, South lays its Beauty with it (the dragon turned), then
+    ``later``; read frame by frame into a Visayan referee."""
+    t = parse_tiles
+    script = [Step("discard", Seat.EAST, tuple(t("7z"))),
+              Step("beauty", Seat.SOUTH, tuple(t("567z")), from_seat=Seat.EAST),
+              Step("discard", Seat.SOUTH, tuple(t("9m"))), *later]
+    video = ScriptedTable(script, size=(960, 540), fps=6, hold=0.8)
+    reader = GroundTruthReader()
+    feed = RefereeFeed(Game("visayan", mode="observed"))
+    pipe = LivePipeline(reader, variant="visayan", layout=TableLayout(Seat.EAST), first=Seat.EAST, observer=feed)
+    events, refused = [], []
+    for frame in video.frames():
+        reader.labels = frame.labels
+        update = pipe.process(frame.image, t=frame.time)
+        events += update.events
+        refused += update.refused
+    return events, refused, feed
+
+
+def test_a_visayan_beauty_and_news_on_camera_reach_the_referee() -> None:
+    """The Beauty laid with East's dragon is seen as called from East; West's NEWS from the
+    hand in the first round. The referee takes both and pays each ambition."""
+    events, refused, feed = _visayan_video(Step("news", Seat.WEST, tuple(parse_tiles("1234z"))),
+                                           Step("discard", Seat.WEST, tuple(parse_tiles("1p"))))
+    assert [str(e) for e in events] == ["East discards 7z (Red dragon)", "South: beauty of 567z from East",
+                                        "South discards 9m (9 characters)", "West: news of 1234z",
+                                        "West discards 1p (1 dots)"]
+    beauty = events[1]
+    assert isinstance(beauty, MeldSeen) and beauty.called is Tile.RED and beauty.from_seat is Seat.EAST
+    assert not refused
+    paid = [a.text for a in feed.announcements if "declares" in a.text]
+    assert paid == ["South declares Beauty — South +$0.75, East -$0.25, West -$0.25, North -$0.25",
+                    "West declares NEWS — West +$0.75, East -$0.25, South -$0.25, North -$0.25"]
+
+
+def test_a_refusal_after_the_implied_draw_gives_the_real_reason() -> None:
+    """South's NEWS after South's own discard: 001 allows it in the first round only. The
+    camera's refusal says so (it had said "East just discarded ...", the reason before the
+    draw the camera missed)."""
+    events, refused, _ = _visayan_video(Step("discard", Seat.WEST, tuple(parse_tiles("1p"))),
+                                        Step("discard", Seat.NORTH, tuple(parse_tiles("2p"))),
+                                        Step("discard", Seat.EAST, tuple(parse_tiles("3p"))),
+                                        Step("news", Seat.SOUTH, tuple(parse_tiles("1234z"))))
+    assert [r for _, r in refused] == ["S news: NEWS may only be declared in the first round"]
