@@ -2,10 +2,10 @@
 
 Built on the renderer's public pieces (``vision.synth.render``: ``Box``, ``Camera``,
 ``render``; ``vision.synth.faces``: ``face_image``, ``make_style``). A camera fixed
-above the table (East at the bottom edge) watches a game: each scripted step
-(discard, chow/pung from the last discard, concealed kang, flower) changes the
-table; every frame comes with its ground-truth labels, and hands pass over the
-table now and then (hiding what is under them).
+above the table (East at the bottom edge) watches a game: each scripted step (discard,
+chow/pung from the last discard, concealed kang, flower, Visayan Beauty / NEWS) changes
+the table; every frame comes with its ground-truth labels, and hands pass over the table
+now and then (hiding what is under them).
 
 >>> script = ScriptedTable.demo_script()
 >>> [str(e) for e in script[:2]]
