@@ -131,6 +131,8 @@ def _eight_bit(im: Image.Image) -> Image.Image:
     >>> floats = Image.fromarray(np.array([[0.0, 0.5, 1.0]], np.float32))  # a float TIFF, 0 to 1
     >>> floats.mode, np.asarray(_eight_bit(floats))[0].tolist()
     ('F', [0, 128, 255])
+    >>> np.asarray(_eight_bit(Image.fromarray(np.array([[0.0, 2000.0, 4000.0]], np.float32))))[0].tolist()
+    [0, 128, 255]
     """
     if not (im.mode.startswith("I") or im.mode == "F"):
         return im
@@ -139,6 +141,8 @@ def _eight_bit(im: Image.Image) -> Image.Image:
         levels = levels / 257
     elif levels.size and levels.max() <= 1:
         levels = levels * 255
+    elif levels.size and levels.max() > 255:  # a float picture in its own units: its brightest is white
+        levels = levels * (255 / levels.max())
     return Image.fromarray(np.clip(np.rint(levels), 0, 255).astype(np.uint8))
 
 
