@@ -118,7 +118,7 @@ class _State:
 
     __slots__ = ("hands", "hidden", "melds", "bonus", "discards", "pool", "head", "tail", "phase",
                  "to_act", "last_discard", "last_drawn", "source", "deal_open", "draws",
-                 "claims", "outcome", "events", "used_instants", "rob", "nfnl", "nfnl_pure", "tai_fed")
+                 "claims", "outcome", "events", "used_instants", "rob", "nfnl", "nfnl_pure", "tai_fed", "at_deal")
 
     def __init__(self) -> None:
         self.hands: list[list[int]] = [[0] * 64 for _ in range(4)]
@@ -147,6 +147,7 @@ class _State:
         self.nfnl_pure = [False] * 4
         # Singapore (004): the seat whose honour made a meld for a hand already showing 4 tai
         self.tai_fed: list[Seat | None] = [None] * 4
+        self.at_deal = [0, 0, 0, 0]  # how many of each seat's bonus tiles were laid out during the deal
 
     def copy(self) -> _State:
         s = _State.__new__(_State)
@@ -163,6 +164,7 @@ class _State:
         s.rob = self.rob
         s.nfnl, s.nfnl_pure = self.nfnl[:], self.nfnl_pure[:]
         s.tai_fed = self.tai_fed[:]
+        s.at_deal = self.at_deal[:]
         return s
 
 
@@ -804,6 +806,8 @@ class Game:
         if self._eight_flowers_win(action, seat, tile):
             return
         in_deal = s.deal_open and s.source == "deal"
+        if in_deal:
+            s.at_deal[seat] += 1
         dealer_drawn = s.last_drawn
         if not self._draw_back(action, seat, "flower replacement"):
             return
@@ -1127,6 +1131,9 @@ class Game:
             "dice_doubles": 1 if self.rules.doubles and self.dice[0] == self.dice[1] else 0,
             "liable": liable, "robbing_kang": s.rob and frm is not None,
         }
+        early = tuple(t for t in s.bonus[seat][:s.at_deal[seat]] if t.is_vn_joker)
+        if early:  # 003: a joker laid out "before the game starts" is worth more than one laid out later
+            situation["exposed_at_deal"] = early
         if thrown:  # the scorer adds 003's Thrown Flower Mủn and has the thrower pay it all
             situation["thrown_flower"] = True
             if nfnl_thrower:

@@ -349,3 +349,24 @@ def test_eight_flowers_dealt_win_during_the_deal_and_are_no_win_where_thirteen_c
     g = staged_game("filipino", {S: "12345678f12345678m"}, first="9p", back="1s2s3s4s5s6s7s8s")
     pushed(g, "\n".join(f"S flower {i}f" for i in range(1, 9)))
     assert not g.is_over() and g.outcome() is None
+
+
+# -- jokers laid out at the deal (003's joker table) ----------------------------------------
+@pytest.mark.parametrize(("when", "phan"), [("deal", 3), ("play", 2)])
+def test_a_general_joker_laid_out_at_the_deal_is_worth_more_than_one_laid_out_in_play(when: str,
+                                                                                    phan: int) -> None:
+    """003, "Jokers by seat": South's General (Tổng) is worth 3 Phán "if exposed before the
+    game starts" and 2 if exposed during play. The referee now tells the scorer which (it
+    had priced every joker as laid out in play)."""
+    if when == "deal":
+        g = vn("4j123m456p789s99p5s", draws="7s", back="6s")
+        script = "S flower 4j\nE discard 5z\nS draw"
+    else:
+        g = vn("6s123m456p789s99p5s", draws="4j1s2s1z7s", back="2p")
+        script = "E discard 5z\nS draw\nS flower 4j\nS discard 2p\nW draw\nW discard 1s\nN draw\nN discard 2s\n" \
+                 "E draw\nE discard 1z\nS draw"
+    pushed(g, script)
+    g.push(Win(S))
+    out = g.outcome()
+    assert out is not None and out.winner is S and out.result is not None
+    assert dict(out.result.patterns)["Jokers Shown"] == phan
