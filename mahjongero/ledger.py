@@ -303,9 +303,13 @@ class Referee:
 
     @staticmethod
     def _new_game(rules: GameRules, mode: Mode, seed: int | None, dealer: Seat, wind: Seat,
-                  hand_no: int, starting: Seat, dice: tuple[int, int] | None) -> Game:
+                  hand_no: int, starting: Seat, dice: tuple[int, int] | None,
+                  before: Game | None = None) -> Game:
+        """Hand ``hand_no``; after ``before``, with the jai alái markers it left (000, 001:
+        they build up over the hands until a seat takes the pot)."""
+        markers = before.next_jai_alai() if before is not None else None
         return Game(rules, seed=seed, mode=mode, dealer=dealer, round_wind=wind, hand_number=hand_no,
-                    starting_dealer=starting, dice=dice)
+                    starting_dealer=starting, dice=dice, jai_alai=markers)
 
     @classmethod
     def restore(cls, ledger: Ledger, game_id: int) -> Referee:
@@ -319,7 +323,7 @@ class Referee:
         game: Game | None = None
         for h in hands:
             game = cls._new_game(rules, mode, h["seed"], h["dealer"], h["round_wind"], h["hand_no"],
-                                 h["starting_dealer"], h["dice"])
+                                 h["starting_dealer"], h["dice"], game)
             for text in ledger.actions(game_id, h["hand_no"]):
                 game.push(parse_action(text))
         assert game is not None
@@ -354,7 +358,7 @@ class Referee:
         dealer, wind, hand_no = self.game.next_deal()
         seed = self._hand_seed(self.seed, hand_no)
         game = self._new_game(self.game.rules, self.game.mode, seed, dealer, wind, hand_no,
-                              self.game.starting_dealer, None)
+                              self.game.starting_dealer, None, self.game)
         self.ledger.start_hand(self.game_id, hand_no, seed=seed, dealer=dealer, round_wind=wind,
                                starting_dealer=self.game.starting_dealer, dice=game.dice)
         self.game = game

@@ -173,6 +173,24 @@ def test_a_hand_dealt_but_not_played_can_be_taken_back(tmp_path: Path) -> None:
         ref.ledger.forget_hand(ref.game_id, 2)
 
 
+def test_jai_alai_markers_build_up_over_the_hands_until_the_pot_is_taken(tmp_path: Path) -> None:
+    """000, 001: "the winner gets one marker, two for búnot ... the first player to get five
+    markers wins the jai alai". The referee dealt every hand with no marker held, so nobody
+    ever reached five; a restart rebuilds the markers from the log."""
+    path = tmp_path / "jai.sqlite"
+    ref = Referee.create(Ledger(path), "filipino", PLAYERS, seed=3, jai_alai=True)
+    held = []
+    for _ in range(12):
+        play_hand(ref.game, [GreedyBot()] * 4, push=ref.push)
+        ref.next_hand()
+        held.append(ref.game.jai_alai)
+    assert held[:3] == [(2, 0, 0, 0), (2, 0, 0, 1), (2, 0, 1, 1)]
+    assert held[10] == (0, 0, 0, 0)  # North's fifth marker took the pot: a new one starts
+    pot = [p for p in ref.ledger.payments(ref.game_id) if "jai" in p.reason.lower()]
+    assert sum(p.amount for p in pot) == 0 and max(p.amount for p in pot) == 3 and pot[0].hand_no == 11
+    assert Referee.restore(Ledger(path), ref.game_id).game.jai_alai == held[-1] == (0, 1, 0, 0)
+
+
 def test_bad_requests_name_the_problem(tmp_path: Path) -> None:
     led = Ledger(tmp_path / "t.sqlite")
     with pytest.raises(LedgerError, match="no game 99"):
