@@ -2,9 +2,10 @@
 page event by event as a person at the table would (the page's referee sees only what is
 shown), must leave the page's ledger paying what the engine paid. Run:
 
-    .venv/bin/python benchmarks/bench_referee_page.py [--hands 100] [--undo 0.3] [--restart 0.1]
+    .venv/bin/python benchmarks/bench_referee_page.py [--hands 100] [--table-hands 1] [--undo 0.3] [--restart 0.1]
 
-``--hands`` per variant (seeds 0 to hands-1: greedy bots on even seeds, random on odd ones);
+``--hands`` tables per variant (seeds 0 to hands-1: greedy bots on even seeds, random on odd
+ones), each playing ``--table-hands`` hands in a row;
 ``--undo``: each event at that rate undone and typed again; ``--restart``: the server
 restarted on its data at that rate after an event. Prints JSON: hands typed, identical, the
 problems (none expected), and the page's speed.
@@ -27,7 +28,8 @@ from tests.webui.referee_forms import PAGE_NAME, engine_paid, played, type_into_
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=100, help="hands per variant")
+    ap.add_argument("--hands", type=int, default=100, help="tables per variant")
+    ap.add_argument("--table-hands", type=int, default=1, help="hands one table plays (dealer, wind, markers carried)")
     ap.add_argument("--undo", type=float, default=0.0)
     ap.add_argument("--restart", type=float, default=0.0)
     args = ap.parse_args(argv)
@@ -37,11 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for variant in PAGE_NAME:
         for seed in range(args.hands):
-            game = played(variant, seed)
+            games = played(variant, seed, args.table_hands)
             with tempfile.TemporaryDirectory() as data:
-                page, problem = type_into_page(game, data, undo=args.undo, restart=args.restart, rng=rng)
-            hands, events = hands + 1, events + len(game.history)
-            wanted = engine_paid(game)
+                page, problem = type_into_page(games, data, undo=args.undo, restart=args.restart, rng=rng)
+            hands, events = hands + len(games), events + sum(len(g.history) for g in games)
+            wanted = engine_paid(games)
             if not problem and page == wanted:
                 identical += 1
             else:

@@ -5,10 +5,10 @@ table would (the page's game is observed: it sees only what is shown). Used by
 from __future__ import annotations
 
 import random
-import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from fractions import Fraction
+from typing import Any
 
 from engine.bots import GreedyBot, RandomBot, play_hand
 from engine.game import (
@@ -26,6 +26,7 @@ from engine.game import (
     Kang,
     Pung,
     Win,
+    rules_for,
 )
 from engine.seats import Seat
 from engine.tiles import Tile, format_tiles
@@ -77,54 +78,101 @@ def paid(payments: Iterable[tuple[Seat, Fraction]]) -> dict[int, Fraction]:
 
 
 
-def played(variant: str, seed: int) -> Game:
-    """A hand the bots play to its end (greedy on even seeds, random on odd ones)."""
-    game = Game(variant, seed=seed)
-    play_hand(game, [RandomBot(seed * 4 + i) if seed % 2 else GreedyBot() for i in range(4)])
-    return game
+def _bots(seed: int) -> list[Any]:
+    return [RandomBot(seed * 4 + i) if seed % 2 else GreedyBot() for i in range(4)]
 
 
-def type_into_page(game: Game, data_dir: str | None = None, *, undo: float = 0.0, restart: float = 0.0,
-                   rng: random.Random | None = None) -> tuple[dict[int, Fraction], str]:
-    """Type ``game``'s hand into a fresh Referee page; returns what the page's ledger paid and
-    the first problem ("" when none). With ``undo``, each event is at that rate undone and typed
-    again; with ``restart``, the server restarts on its data at that rate after an event; the
-    table must come back the same either way."""
+def played(variant: str, seed: int, hands: int = 1, **options: Any) -> list[Game]:
+    """``hands`` hands of one table the bots play to their ends (greedy on even seeds, random
+    on odd ones), each dealt as the last one leaves the table: dealer, round wind, markers."""
+    rules = rules_for(variant, **options)
+    games = [Game(rules, seed=seed)]
+    play_hand(games[0], _bots(seed))
+    while len(games) < hands:
+        last = games[-1]
+        dealer, wind, number = last.next_deal()
+        game = Game(rules, seed=seed * 1000 + number, dealer=dealer, round_wind=wind, hand_number=number,
+                    starting_dealer=last.starting_dealer, jai_alai=last.next_jai_alai())
+        play_hand(game, _bots(seed + number))
+        games.append(game)
+    return games
+
+
+class PageTable:
+    """One table on a Referee page served from ``data_dir``: events typed, undone, restarted."""
+
+    def __init__(self, data_dir: str, variant: str, rules: dict[str, str]) -> None:
+        self.config = {"TESTING": True, "DATA_DIR": data_dir, "LIVE_AUTOSTART": False, "SECRET_KEY": "t"}
+        self.start()
+        form = {"variant": PAGE_NAME[variant], "dealer": "E", "round": "E",
+                **{f"rule_{name}": value for name, value in rules.items()}}
+        assert self.post("/referee/new", form).status_code == 302
+
+    def start(self) -> None:
+        self.app = create_app(self.config)
+        self.client = self.app.test_client()
+        self.token = token_of(self.client)
+
+    def stop(self) -> None:
+        self.app.extensions["mahjongero"].live.stop()
+
+    def post(self, path: str, form: dict[str, str]) -> Any:
+        return self.client.post(path, data={"csrf_token": self.token, **form})
+
+    @property
+    def book(self) -> Any:
+        return self.app.extensions["mahjongero"].book
+
+    def retyped(self, event: dict[str, str]) -> str:
+        """Undo the last event and type ``event`` again: "" when the table is as it was."""
+        before = self.book.current()
+        self.post("/referee/undo", {})
+        resp = self.post("/referee/event", event)
+        return "" if resp.status_code == 302 and self.book.current() == before else "undone and typed again, differs"
+
+    def restarted(self) -> str:
+        """Restart the server on its data: "" when the table comes back as it was."""
+        before = self.book.current()
+        self.stop()
+        self.start()
+        return "" if self.book.current() == before else "restarted, the table differs"
+
+
+def type_into_page(games: list[Game], data_dir: str, *, rules: dict[str, str] | None = None, undo: float = 0.0,
+                   restart: float = 0.0, rng: random.Random | None = None) -> tuple[dict[int, Fraction], str]:
+    """Type the hands of ``games`` (one table, in order) into a fresh Referee page; returns what
+    the page's ledger paid and the first problem ("" when none). With ``undo``, each event is at
+    that rate undone and typed again; with ``restart``, the server restarts on its data at that
+    rate after an event; the table must come back the same either way."""
     rng = rng or random.Random(0)
-    data_dir = data_dir or tempfile.mkdtemp()
-    config = {"TESTING": True, "DATA_DIR": data_dir, "LIVE_AUTOSTART": False, "SECRET_KEY": "t"}
-    app = create_app(config)
-    client = app.test_client()
-    token = token_of(client)
-    form = {"csrf_token": token, "variant": PAGE_NAME[game.rules.name], "dealer": "E", "round": "E"}
-    assert client.post("/referee/new", data=form).status_code == 302
+    table = PageTable(data_dir, games[0].rules.name, rules or {})
     problem = ""
-    for action in game.history:
-        event = typed(game, action)
+    for game, action in ((g, a) for g in games for a in [*g.history, None]):
+        event = typed(game, action) if action is not None else _wall_ran_out(game)
         if event is None:
             continue
-        resp = client.post("/referee/event", data={"csrf_token": token, **event})
-        book = app.extensions["mahjongero"].book
-        if resp.status_code == 302 and rng.random() < undo:
-            before = book.current()
-            client.post("/referee/undo", data={"csrf_token": token})
-            resp = client.post("/referee/event", data={"csrf_token": token, **event})
-            problem = "" if book.current() == before else f"{action}: undone and typed again, the table differs"
-        if resp.status_code == 302 and not problem and rng.random() < restart:
-            before = book.current()
-            app.extensions["mahjongero"].live.stop()
-            app = create_app(config)
-            client = app.test_client()
-            token = token_of(client)
-            problem = "" if app.extensions["mahjongero"].book.current() == before else f"{action}: restarted, differs"
+        resp = table.post("/referee/event", event)
+        if resp.status_code != 302 and action is None and "already over" in resp.get_data(as_text=True):
+            continue  # the page counted the wall out itself
         if resp.status_code != 302:
             problem = f"{action} typed as {event}: {resp.status_code} {resp.get_data(as_text=True)[-400:]}"
+        elif rng.random() < undo:
+            problem = table.retyped(event)
+        if not problem and rng.random() < restart:
+            problem = table.restarted()
         if problem:
+            problem = f"hand {game.hand_number}, {action}: {problem}"
             break
-    page = paid((p.seat, p.amount) for p in app.extensions["mahjongero"].book.payments())
-    app.extensions["mahjongero"].live.stop()
+    page = paid((p.seat, p.amount) for p in table.book.payments())
+    table.stop()
     return page, problem
 
 
-def engine_paid(game: Game) -> dict[int, Fraction]:
-    return paid((seat, amount) for e in game.events for seat, amount in e.payments.items())
+def _wall_ran_out(game: Game) -> dict[str, str] | None:
+    """The draw game a person declares when the engine ended the hand with the wall empty."""
+    out = game.outcome()
+    return {"kind": "draw", "seat": "", "tiles": ""} if out is not None and out.kind == "draw" else None
+
+
+def engine_paid(games: list[Game]) -> dict[int, Fraction]:
+    return paid((seat, amount) for g in games for e in g.events for seat, amount in e.payments.items())

@@ -22,16 +22,26 @@ from tests.webui.referee_forms import engine_paid, played, type_into_page
     ("singaporean", 38), ("singaporean", 1),
 ])
 def test_a_hand_typed_into_the_referee_page_pays_as_the_engine_paid(tmp_path: Path, variant: str, seed: int) -> None:
-    game = played(variant, seed)
-    page, problem = type_into_page(game, str(tmp_path))
+    games = played(variant, seed)
+    page, problem = type_into_page(games, str(tmp_path))
     assert not problem
-    assert page == engine_paid(game), str(game.outcome())
+    assert page == engine_paid(games), str(games[0].outcome())
 
 
 @pytest.mark.parametrize("variant", ["visayan", "singaporean"])
 def test_undo_and_restart_on_the_way_change_nothing(tmp_path: Path, variant: str) -> None:
     """Each event at random undone and typed again, the server restarted now and then."""
-    game = played(variant, 3)
-    page, problem = type_into_page(game, str(tmp_path), undo=0.3, restart=0.1, rng=random.Random(3))
+    games = played(variant, 3)
+    page, problem = type_into_page(games, str(tmp_path), undo=0.3, restart=0.1, rng=random.Random(3))
     assert not problem
-    assert page == engine_paid(game)
+    assert page == engine_paid(games)
+
+
+def test_a_filipino_evening_with_jai_alai_pays_as_the_engine_paid(tmp_path: Path) -> None:
+    """Ten hands of one table, the jai alái pot played: markers carried from hand to hand
+    (the page's referee dealt each hand with none), the pot taken in hand 6."""
+    games = played("filipino", 0, hands=10, jai_alai=True)
+    assert any("wins the jai alái pot" in e.text for g in games for e in g.events)
+    page, problem = type_into_page(games, str(tmp_path), rules={"jai_alai": "1"})
+    assert not problem
+    assert page == engine_paid(games)
