@@ -3,7 +3,7 @@ page event by event as a person at the table would (the page's referee sees only
 shown), must leave the page's ledger paying what the engine paid. Run:
 
     .venv/bin/python benchmarks/bench_referee_page.py [--hands 100] [--table-hands 1] [--jai-alai]
-        [--undo 0.3] [--restart 0.1]
+        [--render] [--undo 0.3] [--restart 0.1]
 
 ``--hands`` tables per variant (seeds 0 to hands-1: greedy bots on even seeds, random on odd
 ones), each playing ``--table-hands`` hands in a row;
@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=100, help="tables per variant")
     ap.add_argument("--table-hands", type=int, default=1, help="hands one table plays (dealer, wind, markers carried)")
     ap.add_argument("--jai-alai", action="store_true", help="Filipino and Visayan tables play the jai alái pot")
+    ap.add_argument("--render", action="store_true", help="show the page after each event, as a browser does")
     ap.add_argument("--undo", type=float, default=0.0)
     ap.add_argument("--restart", type=float, default=0.0)
     args = ap.parse_args(argv)
@@ -44,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
             pot = args.jai_alai and variant in ("filipino", "visayan")
             games = played(variant, seed, args.table_hands, **({"jai_alai": True} if pot else {}))
             with tempfile.TemporaryDirectory() as data:
-                page, problem = type_into_page(games, data, rules={"jai_alai": "1"} if pot else {}, undo=args.undo,
-                                               restart=args.restart, rng=rng)
+                page, problem = type_into_page(games, data, rules={"jai_alai": "1"} if pot else {},
+                                               render=args.render, undo=args.undo, restart=args.restart, rng=rng)
             tables, hands, events = tables + 1, hands + len(games), events + sum(len(g.history) for g in games)
             wanted = engine_paid(games)
             if not problem and page == wanted:

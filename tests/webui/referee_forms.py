@@ -101,12 +101,13 @@ def played(variant: str, seed: int, hands: int = 1, **options: Any) -> list[Game
 class PageTable:
     """One table on a Referee page served from ``data_dir``: events typed, undone, restarted."""
 
-    def __init__(self, data_dir: str, variant: str, rules: dict[str, str]) -> None:
+    def __init__(self, data_dir: str, variant: str, rules: dict[str, str], *, render: bool = False) -> None:
         self.config = {"TESTING": True, "DATA_DIR": data_dir, "LIVE_AUTOSTART": False, "SECRET_KEY": "t"}
+        self.render = render
         self.start()
         form = {"variant": PAGE_NAME[variant], "dealer": "E", "round": "E",
                 **{f"rule_{name}": value for name, value in rules.items()}}
-        assert self.post("/referee/new", form).status_code == 302
+        assert self.ok(self.post("/referee/new", form))
 
     def start(self) -> None:
         self.app = create_app(self.config)
@@ -117,7 +118,17 @@ class PageTable:
         self.app.extensions["mahjongero"].live.stop()
 
     def post(self, path: str, form: dict[str, str]) -> Any:
-        return self.client.post(path, data={"csrf_token": self.token, **form})
+        """Post as a browser does: ``render``, it follows the redirect to the page, which shows
+        (and so clears) the flashed sentences; else they are cleared unread, as they would
+        otherwise outgrow the session cookie."""
+        resp = self.client.post(path, data={"csrf_token": self.token, **form}, follow_redirects=self.render)
+        if not self.render:
+            with self.client.session_transaction() as session:
+                session.pop("_flashes", None)
+        return resp
+
+    def ok(self, resp: Any) -> bool:
+        return bool(resp.status_code == (200 if self.render else 302))
 
     @property
     def book(self) -> Any:
@@ -128,7 +139,7 @@ class PageTable:
         before = self.book.current()
         self.post("/referee/undo", {})
         resp = self.post("/referee/event", event)
-        return "" if resp.status_code == 302 and self.book.current() == before else "undone and typed again, differs"
+        return "" if self.ok(resp) and self.book.current() == before else "undone and typed again, differs"
 
     def restarted(self) -> str:
         """Restart the server on its data: "" when the table comes back as it was."""
@@ -138,23 +149,25 @@ class PageTable:
         return "" if self.book.current() == before else "restarted, the table differs"
 
 
-def type_into_page(games: list[Game], data_dir: str, *, rules: dict[str, str] | None = None, undo: float = 0.0,
-                   restart: float = 0.0, rng: random.Random | None = None) -> tuple[dict[int, Fraction], str]:
+def type_into_page(games: list[Game], data_dir: str, *, rules: dict[str, str] | None = None, render: bool = False,
+                   undo: float = 0.0, restart: float = 0.0,
+                   rng: random.Random | None = None) -> tuple[dict[int, Fraction], str]:
     """Type the hands of ``games`` (one table, in order) into a fresh Referee page; returns what
-    the page's ledger paid and the first problem ("" when none). With ``undo``, each event is at
-    that rate undone and typed again; with ``restart``, the server restarts on its data at that
-    rate after an event; the table must come back the same either way."""
+    the page's ledger paid and the first problem ("" when none). ``render``: the page is shown
+    after each event, as a browser shows it. With ``undo``, each event is at that rate undone
+    and typed again; with ``restart``, the server restarts on its data at that rate after an
+    event; the table must come back the same either way."""
     rng = rng or random.Random(0)
-    table = PageTable(data_dir, games[0].rules.name, rules or {})
+    table = PageTable(data_dir, games[0].rules.name, rules or {}, render=render)
     problem = ""
     for game, action in ((g, a) for g in games for a in [*g.history, None]):
         event = typed(game, action) if action is not None else _wall_ran_out(game)
         if event is None:
             continue
         resp = table.post("/referee/event", event)
-        if resp.status_code != 302 and action is None and "already over" in resp.get_data(as_text=True):
+        if not table.ok(resp) and action is None and "already over" in resp.get_data(as_text=True):
             continue  # the page counted the wall out itself
-        if resp.status_code != 302:
+        if not table.ok(resp):
             problem = f"{action} typed as {event}: {resp.status_code} {resp.get_data(as_text=True)[-400:]}"
         elif rng.random() < undo:
             problem = table.retyped(event)

@@ -23,7 +23,7 @@ from tests.webui.referee_forms import engine_paid, played, type_into_page
 ])
 def test_a_hand_typed_into_the_referee_page_pays_as_the_engine_paid(tmp_path: Path, variant: str, seed: int) -> None:
     games = played(variant, seed)
-    page, problem = type_into_page(games, str(tmp_path))
+    page, problem = type_into_page(games, str(tmp_path), render=True)  # the page shown after each event
     assert not problem
     assert page == engine_paid(games), str(games[0].outcome())
 
