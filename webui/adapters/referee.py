@@ -161,7 +161,6 @@ class RefereeBook:
     # -- events --------------------------------------------------------------------------
     def apply(self, kind: str, seat: str | int | Seat | None, tiles: str = "", *, source: str = "hand",
               **detail: Any) -> list[str]:
-
         with self._lock:
             ref = self._require()
             if kind not in KINDS:
