@@ -68,7 +68,7 @@ KINDS: dict[str, str] = {
     "win": "Mahjong! (a win)",
     "draw": "Draw game (wall ran out)",
 }
-# Visayan's declared melds (001): their tiles are always the same, so the form may leave them out.
+# Visayan's declared melds (000): their tiles are always the same, so the form may leave them out.
 SPECIAL_SETS = {"beauty": "567z", "news": "1234z"}
 
 
@@ -89,6 +89,8 @@ def plays_special_sets(variant: str) -> bool:
         return bool(rules_for(variant).special_sets)
     except (ImportError, ValueError):
         return False
+
+
 # Each event's ambition under the names the variants give it (Singapore's is "open kang").
 _INSTANT_KIND = {"kang": ("kang", "open kang"), "secret": ("secret", "concealed kang"),
                  "beauty": ("beauty",), "news": ("news",),
