@@ -333,7 +333,7 @@ def test_a_visayan_beauty_and_news_on_camera_reach_the_referee() -> None:
 
 
 def test_a_refusal_after_the_implied_draw_gives_the_real_reason() -> None:
-    """South's NEWS after South's own discard: 001 allows it in the first round only. The
+    """South's NEWS after South's own discard: 000 allows it in the first round only. The
     camera's refusal says so (it had said "East just discarded ...", the reason before the
     draw the camera missed)."""
     events, refused, _ = _visayan_video(Step("discard", Seat.WEST, tuple(parse_tiles("1p"))),

@@ -222,7 +222,7 @@ def test_draw_game_ends_the_hand_when_the_wall_is_empty(app: Flask, client: Flas
 
 @pytest.mark.parametrize("backend", ["referee", "tablebook"])
 def test_a_visayan_beauty_and_news_are_recorded_and_paid(config: dict[str, Any], backend: str) -> None:
-    """001: Beauty (one of each dragon) and NEWS (one of each wind) are declared melds paid at
+    """000: Beauty (one of each dragon) and NEWS (one of each wind) are declared melds paid at
     once ($.25 each way). South lays a Beauty with East's red dragon; West a NEWS from the hand."""
     app = create_app({**config, "REFEREE_BACKEND": backend})
     client = app.test_client()
