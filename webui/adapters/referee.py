@@ -342,13 +342,10 @@ class RefereeBook:
         names = tuple(ref.players[s] for s in Seat)
         setup = TableSetup(info["variant"], names, game.starting_dealer, game.round_wind, info["options"],
                            game.starting_dealer)
-        seats: dict[int, SeatState] = {s: SeatState(list(game.melds(s)), list(game.bonus(s)), list(game.discards(s))) for s in Seat}
-        for s in Seat:  # a called discard is shown in the meld that took it, not also on the pile
-            for m in game.melds(s):
-                if m.called is not None and m.from_seat is not None:
-                    pile = seats[Seat(m.from_seat)].discards
-                    if m.called in pile:
-                        del pile[len(pile) - 1 - pile[::-1].index(m.called)]
+        markers = game.next_jai_alai() if game.is_over() else game.jai_alai  # the pot's markers as they stand
+        # the discards still lying on the table: one claimed (a meld's, the winning one) has left
+        seats: dict[int, SeatState] = {s: SeatState(list(game.melds(s)), list(game.bonus(s)),
+                                                    [t for by, t in game.pool() if by is s], markers[s]) for s in Seat}
         sources = dict(self.ledger.db.execute(
             "SELECT seq, source FROM webui_sources WHERE game_id=? AND hand_no=?",
             (ref.game_id, game.hand_number)).fetchall())
@@ -360,8 +357,9 @@ class RefereeBook:
                                     game.hand_number, tuple(_named(e.text, names) for e in said)))
         state = TableState(ref.game_id, setup, game.hand_number, game.dealer, game.round_wind, seats, events)
         outcome = game.outcome()
-        if outcome is not None:
-            state.last_result = _named(game.events[-1].text, names) if game.events else outcome.kind
+        if outcome is not None:  # the win or the draw, not what follows it (instants, jai alái markers)
+            ending = [e for e in game.events if e.kind in ("win", "draw_game")] or game.events
+            state.last_result = _named(ending[-1].text, names) if ending else outcome.kind
         return state
 
     def _said(self, ref: Any) -> list[list[Any]]:

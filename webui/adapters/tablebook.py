@@ -157,6 +157,7 @@ class SeatState:
     melds: list[Meld] = field(default_factory=list)
     flowers: list[Tile] = field(default_factory=list)
     discards: list[Tile] = field(default_factory=list)
+    markers: int = 0  # jai alái markers held, where the table plays the pot (000, 001)
 
 
 @dataclass

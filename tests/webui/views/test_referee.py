@@ -364,3 +364,23 @@ def test_a_pung_typed_with_another_tile_than_the_discard_is_refused(client: Flas
     assert log_lines(client) == before
     record(client, token, "pung", "W", "777p")
     assert log_lines(client)[0].endswith("West: pung of 7 dots")
+
+
+def test_the_table_shows_the_jai_alai_markers_each_seat_holds(client: FlaskClient, token: str) -> None:
+    """000, 001: the winner takes a marker (two for búnot); the page says who holds how many,
+    across hands, where the table plays the pot."""
+    form = {"csrf_token": token, "variant": "filipino", "dealer": "E", "round": "E", "rule_jai_alai": "1"}
+    assert client.post("/referee/new", data=form).status_code == 302
+    record(client, token, "discard", "E", "9s")
+    page = record(client, token, "win", "S", "", hand=SOUTH_WINS, how="discard").get_data(as_text=True)
+    south = page.split('<section class="seat seat-1', 1)[1].split("</section>", 1)[0]
+    assert "jai alái 1" in south and page.count('class="badge markers"') == 1
+    # the hand's result is the win, not the marker sentence after it; the 9s won on left East's pile
+    assert re.search(r'class="last-result">South wins by tódas', page)
+    assert 'data-code="9s"' not in page.split('<section class="seat seat-0', 1)[1].split("</section>", 1)[0]
+    page = record(client, token, "discard", "S", "1m").get_data(as_text=True)  # hand 2, South deals
+    assert "jai alái 1" in page.split('<section class="seat seat-1', 1)[1].split("</section>", 1)[0]
+    setup_table(client, token)  # a table without the pot shows no markers
+    record(client, token, "discard", "E", "9s")
+    page = record(client, token, "win", "S", "", hand=SOUTH_WINS, how="discard").get_data(as_text=True)
+    assert 'class="badge markers"' not in page
