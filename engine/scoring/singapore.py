@@ -99,6 +99,12 @@ def own_flowers(seat: Seat, dealer: Seat) -> frozenset[Tile]:
     return frozenset({Tile(Tile.FLOWER1 + n - 1), Tile(Tile.SEASON1 + n - 1)})
 
 
+def _honour_tai(seat: Seat, dealer: Seat, round_wind: Seat) -> Counter[Tile]:
+    """What a pung of each honour scores ``seat``: a dragon 1 (Dragon Pung), its seat wind 1
+    (Seat Wind Pung), the prevailing wind 1 (Prevailing Wind Pung); a wind that is both, 2."""
+    return Counter([*_DRAGONS, seat_wind(seat, dealer), round_wind.wind])
+
+
 def honours_worth_tai(seat: Seat, dealer: Seat, round_wind: Seat) -> frozenset[Tile]:
     """The honours whose pung scores ``seat`` a tai: the dragons, its seat wind and the
     prevailing wind (004's bao row: "A dragon, prevailing wind, or seat wind").
@@ -106,7 +112,14 @@ def honours_worth_tai(seat: Seat, dealer: Seat, round_wind: Seat) -> frozenset[T
     >>> sorted(honours_worth_tai(Seat.SOUTH, Seat.EAST, Seat.EAST))
     [Tile.EAST, Tile.SOUTH, Tile.WHITE, Tile.GREEN, Tile.RED]
     """
-    return _DRAGONS | {seat_wind(seat, dealer), Tile(Tile.EAST + round_wind)}
+    return frozenset(_honour_tai(seat, dealer, round_wind))
+
+
+def _flowers_scored(bonus: Sequence[Tile], seat: Seat, dealer: Seat, flowers: object) -> int:
+    """The flowers and seasons among ``bonus`` that score ``seat`` a tai (table rule
+    ``flowers``: ``seat``, those numbered with its seat; ``every``, all)."""
+    mine = seat_number(seat, dealer)
+    return sum(1 for t in bonus if t.is_flower and (flowers == "every" or t.seat_number == mine))
 
 
 def shown_tai(melds: Sequence[Meld], bonus: Sequence[Tile], seat: Seat, dealer: Seat, round_wind: Seat,
@@ -124,13 +137,9 @@ def shown_tai(melds: Sequence[Meld], bonus: Sequence[Tile], seat: Seat, dealer: 
     >>> shown_tai([pung("7z"), pung("1z")], bonus, Seat.SOUTH, Seat.EAST, Seat.EAST, "every")
     6
     """
-    worth = Counter({t: 1 for t in _DRAGONS})
-    worth[seat_wind(seat, dealer)] += 1
-    worth[Tile(Tile.EAST + round_wind)] += 1
+    worth = _honour_tai(seat, dealer, round_wind)
     pungs = sum(worth[m.tiles[0]] for m in melds if m.kind is MeldKind.PUNG or m.kind.is_kang)
-    mine = seat_number(seat, dealer)
-    flowers_shown = sum(1 for t in bonus if t.is_flower and (flowers == "every" or t.seat_number == mine))
-    return pungs + flowers_shown + sum(1 for t in bonus if t.is_animal)
+    return pungs + _flowers_scored(bonus, seat, dealer, flowers) + _animals(bonus)
 
 
 def _pungs(ctx: WinContext) -> list[Group]:
@@ -154,8 +163,9 @@ def _pair_in(ctx: WinContext, tiles: frozenset[Tile]) -> bool:
     return pair is not None and pair.tiles[0] in tiles
 
 
-def _bonus_count(ctx: WinContext, *, animals: bool) -> int:
-    return sum(1 for t in ctx.hand.bonus if (t.is_animal if animals else t.is_flower))
+def _animals(bonus: Sequence[Tile]) -> int:
+    """The animals among ``bonus``: a tai each (004: "1 (per animal)")."""
+    return sum(1 for t in bonus if t.is_animal)
 
 
 class TaiPattern(Pattern):
@@ -430,10 +440,7 @@ class Flower(TaiPattern):
     name, local, value, bonus = "Flower", "花", Money(1), True
 
     def count(self, ctx: WinContext) -> int:
-        if ctx.ruleset.rule("flowers") == "every":
-            return _bonus_count(ctx, animals=False)
-        mine = seat_number(ctx.winner, ctx.dealer)
-        return sum(1 for t in ctx.hand.bonus if t.is_flower and t.seat_number == mine)
+        return _flowers_scored(ctx.hand.bonus, ctx.winner, ctx.dealer, ctx.ruleset.rule("flowers"))
 
 
 class Animal(TaiPattern):
@@ -442,7 +449,7 @@ class Animal(TaiPattern):
     name, local, value, bonus = "Animal", "动物", Money(1), True
 
     def count(self, ctx: WinContext) -> int:
-        return _bonus_count(ctx, animals=True)
+        return _animals(ctx.hand.bonus)
 
 
 class AllChowGame(TaiPattern):
