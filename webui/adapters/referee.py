@@ -45,6 +45,7 @@ from webui.adapters.tablebook import (
     TableEventError,
     TableSetup,
     TableState,
+    special_set_tiles,
 )
 
 __all__ = ["RefereeBook"]
@@ -254,9 +255,7 @@ class RefereeBook:
         tiles (as a chow takes it), else from the hand on the seat's turn."""
         from engine.game import DeclareBeauty, DeclareNews, Phase
 
-        own = parse_tiles(SPECIAL_SETS[kind])
-        if tiles and sorted(tiles) != own:
-            raise TableEventError(f"a {kind} is {format_tiles(own)}, not {format_tiles(tiles)}")
+        own = special_set_tiles(kind, tiles)
         declare = DeclareBeauty if kind == "beauty" else DeclareNews
         last = game.last_discard
         if game.phase is Phase.CLAIM and last is not None and last[0] is not seat and last[1] in own:

@@ -51,7 +51,7 @@ from webui.adapters.rules import Rules, Situation
 
 __all__ = [
     "TableBook", "TableSetup", "TableState", "SeatState", "Event", "Payment", "TableEventError", "KINDS",
-    "kinds_for", "plays_special_sets", "SPECIAL_SETS",
+    "kinds_for", "plays_special_sets", "special_set_tiles", "SPECIAL_SETS",
 ]
 
 # What a person (or the camera) can report, with the label the page shows.
@@ -368,7 +368,9 @@ def _normalise(state: TableState, kind: str, seat: Seat | None, text: str,
         raise TableEventError(str(exc)) from None
     need = {"discard": 1, "flower": 1, "sagasa": 1, "chow": 3, "pung": 3}
     if kind in SPECIAL_SETS:
-        tiles = _special_set(state.setup.variant, kind, tiles, text)
+        if not plays_special_sets(state.setup.variant):
+            raise TableEventError(f"a {kind} is a Visayan meld: a {state.setup.variant} table does not play it")
+        tiles = special_set_tiles(kind, tiles)
     if kind in ("pung", "kang", "secret") and len(tiles) == 1:
         tiles = tiles * (3 if kind == "pung" else 4)
     if kind in need and len(tiles) != need[kind]:
@@ -393,13 +395,18 @@ def _normalise(state: TableState, kind: str, seat: Seat | None, text: str,
     return format_tiles(tiles, sort=kind != "discard"), clean
 
 
-def _special_set(variant: str, kind: str, tiles: list[Tile], text: str) -> list[Tile]:
-    """A Beauty's or NEWS's tiles, checked (none given: the set's own)."""
-    if not plays_special_sets(variant):
-        raise TableEventError(f"a {kind} is a Visayan meld: a {variant} table does not play it")
+def special_set_tiles(kind: str, tiles: list[Tile]) -> list[Tile]:
+    """A Beauty's or NEWS's tiles as typed, checked; none typed: the set's own.
+
+    >>> format_tiles(special_set_tiles("news", []))
+    '1234z'
+    >>> special_set_tiles("beauty", parse_tiles("123z"))
+    Traceback (most recent call last):
+    webui.adapters.tablebook.TableEventError: a beauty is 567z, not 123z
+    """
     own = parse_tiles(SPECIAL_SETS[kind])
     if tiles and sorted(tiles) != own:
-        raise TableEventError(f"a {kind} is {format_tiles(own)}, not {text!r}")
+        raise TableEventError(f"a {kind} is {format_tiles(own)}, not {format_tiles(tiles)}")
     return own
 
 
