@@ -77,7 +77,6 @@ def paid(payments: Iterable[tuple[Seat, Fraction]]) -> dict[int, Fraction]:
     return {seat: amount for seat, amount in total.items() if amount}
 
 
-
 def _bots(seed: int) -> list[Any]:
     return [RandomBot(seed * 4 + i) if seed % 2 else GreedyBot() for i in range(4)]
 
