@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -31,18 +31,20 @@ from engine.hand import MeldKind
 from engine.seats import Seat
 from engine.tiles import Tile, parse_tiles
 
-__all__ = ["Step", "ScriptedTable", "VideoFrame", "guide_photo", "labels_to_detections"]
+__all__ = ["Step", "ScriptedTable", "VideoFrame", "guide_photo", "labels_to_detections", "steps_of"]
 
 
 @dataclass(frozen=True)
 class Step:
-    """One scripted change: ``kind`` is discard, chow, pung, kang (concealed), flower, or a
-    Visayan beauty / news (called with the last discard when ``from_seat`` is given)."""
+    """One scripted change: ``kind`` is discard, chow, pung, kang (concealed, or exposed when
+    called with the last discard), added (a tile laid beside the seat's pung of it: sagása),
+    flower, or a Visayan beauty / news (called with the last discard when ``from_seat`` is
+    given)."""
 
     kind: str
     seat: Seat
     tiles: tuple[Tile, ...]
-    from_seat: Seat | None = None  # chow/pung: who discarded the called tile
+    from_seat: Seat | None = None  # chow/pung/kang/beauty/news: who discarded the called tile
 
     def __str__(self) -> str:
         codes = "".join(str(t) for t in self.tiles) if self.kind != "discard" else str(self.tiles[0])
@@ -52,8 +54,64 @@ class Step:
 
     @property
     def meld_kind(self) -> MeldKind | None:
-        return {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kang": MeldKind.CONCEALED_KANG,
+        if self.kind == "kang":
+            return MeldKind.CONCEALED_KANG if self.from_seat is None else MeldKind.KANG
+        return {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "added": MeldKind.ADDED_KANG,
                 "beauty": MeldKind.BEAUTY, "news": MeldKind.NEWS}.get(self.kind)
+
+
+def steps_of(game: Any) -> list[Step]:
+    """A hand played in full mode (``engine.game.Game``) as the steps a camera over its table
+    sees, up to its win or the wall's end: each discard, flower, sagása and meld with its tiles
+    as they lie and, for a claimed one, the seat whose discard it took (draws are not seen).
+
+    >>> from engine.bots import GreedyBot, play_hand
+    >>> from engine.game import Game
+    >>> game = Game("filipino", seed=0)
+    >>> play_hand(game, [GreedyBot() for _ in Seat]).kind
+    'win'
+    >>> steps = steps_of(game)
+    >>> [str(s) for s in steps[:3]]  # every honour is a flower in the Filipino game
+    ['East flower 3z', 'East flower 3z', 'East flower 7z']
+    >>> chow = next(s for s in steps if s.kind == "chow"); str(chow), chow.from_seat
+    ('North chow 7s8s9s', Seat.WEST)
+    """
+    import copy
+
+    from engine.game import (
+        AddedKang,
+        Chow,
+        ConcealedKang,
+        DeclareBeauty,
+        DeclareFlower,
+        DeclareNews,
+        Discard,
+        DrawGame,
+        Kang,
+        Pung,
+        Win,
+    )
+
+    kinds = {Chow: "chow", Pung: "pung", Kang: "kang", ConcealedKang: "kang", DeclareBeauty: "beauty",
+             DeclareNews: "news"}
+    replay = copy.deepcopy(game)
+    while replay.history:
+        replay.pop()
+    steps = []
+    for action in game.history:
+        if isinstance(action, Win | DrawGame):
+            break
+        thrower = replay.last_discard[0] if replay.last_discard is not None else None
+        replay.push(action)
+        seat = action.seat
+        if isinstance(action, Discard | DeclareFlower | AddedKang):
+            kind = {Discard: "discard", DeclareFlower: "flower", AddedKang: "added"}[type(action)]
+            steps.append(Step(kind, seat, (action.tile,)))
+        elif type(action) in kinds:
+            took = isinstance(action, Chow | Pung | Kang) or bool(getattr(action, "called", False))
+            steps.append(Step(kinds[type(action)], seat, replay.melds(seat)[-1].tiles,
+                              from_seat=thrower if took else None))
+    return steps
 
 
 @dataclass
@@ -161,6 +219,33 @@ def _paint(cam: Any, objects: list[Any]) -> tuple[np.ndarray, list[dict[str, Any
 # -- the scripted table -----------------------------------------------------------------------------
 
 
+def _discard_place(k: int) -> tuple[int, int]:
+    """Column and row of a seat's ``k``-th discard (0-based), in tiles from its first: three
+    rows of six in front of the seat, then three rows of four in the corner at its right (a
+    long Vietnamese hand leaves 27 discards before one seat; four rows of six ran into the
+    next seat's, hiding tiles under tiles), then short rows nearer the centre (never needed in
+    160 bot-played hands: beyond 36 they reach the centre).
+
+    >>> [_discard_place(k) for k in (0, 5, 6, 17, 18, 21, 22, 29, 30, 34, 36)]
+    [(0, 0), (5, 0), (0, 1), (5, 2), (6, 0), (9, 0), (6, 1), (9, 2), (1, 3), (2, 4), (2, 5)]
+    """
+    if k < 18:
+        return k % 6, k // 6
+    if k < 30:
+        return 6 + (k - 18) % 4, (k - 18) // 4
+    if k < 34:
+        return 1 + (k - 30), 3
+    return 2 + (k - 34) % 2, 4 + (k - 34) // 2
+
+
+def _grown(meld: tuple[Step, int], added: Step) -> tuple[Step, int]:
+    """``meld`` with ``added``'s tile laid beside it when it is the seat's pung of that tile."""
+    step, turned = meld
+    if step.kind != "pung" or step.tiles[0] != added.tiles[0]:
+        return meld
+    return replace(step, tiles=step.tiles + added.tiles), turned
+
+
 @dataclass
 class _SeatState:
     hand: int
@@ -222,18 +307,22 @@ class ScriptedTable:
                 last = step.seat
             elif step.kind == "flower":
                 st.flowers.append(step.tiles[0])
-            elif step.kind in ("chow", "pung") or step.kind in ("beauty", "news") and step.from_seat is not None:
+            elif step.kind in ("chow", "pung") or step.kind in ("kang", "beauty", "news") and step.from_seat is not None:
                 if last is not None and seats[last].discards:
                     seats[last].discards.pop()
                 turned = {1: 0, 2: 1, 3: 2}[(step.seat - (step.from_seat or step.seat.previous)) % 4 or 3]
                 st.melds.append((step, turned))
-                st.hand -= len(step.tiles) - 1 - (step.kind == "news")  # NEWS takes a gift, as a kang does
+                # a kang and NEWS take a replacement tile
+                st.hand -= len(step.tiles) - 1 - (step.kind in ("kang", "news"))
+            elif step.kind == "added":
+                st.melds = [_grown(m, step) for m in st.melds]
             elif step.kind in ("beauty", "news"):  # from the hand: laid face up, none turned
                 st.melds.append((step, -1))
                 st.hand -= len(step.tiles) - (step.kind == "news")
             elif step.kind == "kang":
                 st.melds.append((step, -1))
                 st.hand -= 3
+            st.hand = max(st.hand, 1)
         return seats
 
     def _objects(self, upto: int) -> list[Any]:
@@ -274,7 +363,7 @@ class ScriptedTable:
                 w = b.H if is_turned else b.W
                 ly = y + ((b.W - b.H) / 2 if is_turned else 0.0)
                 p = rz @ np.array([x + w / 2, ly, 0.0])
-                down = step.kind == "kang" and j in (0, len(step.tiles) - 1)
+                down = step.kind == "kang" and step.from_seat is None and j in (0, len(step.tiles) - 1)
                 b.tile(tile, p[0], p[1], 0.0, yaw + (math.pi / 2 if is_turned else 0.0), "down" if down else "up",
                        {"region": "meld", "seat": int(seat), "group": gid, "turned": is_turned})
                 x += w + 0.5
@@ -287,10 +376,12 @@ class ScriptedTable:
                 b.tile(tile, p[0], p[1], 0.0, yaw, "up",
                        {"region": "flower", "seat": int(seat), "group": gid, "turned": False})
                 x += b.W + 0.5
-        # discards: rows of six in front of the discarder, inside the walls
+        # discards: rows of six in front of the discarder, inside the walls, then on into the
+        # corner at the discarder's right, where no other seat lays its own
         for k, tile in enumerate(st.discards):
-            lx = (k % 6 - 2.5) * (b.W + 3)
-            ly = -self._wall_half + b.H * (1.6 + 1.15 * (k // 6))
+            col, row = _discard_place(k)
+            lx = (col - 2.5) * (b.W + 3)
+            ly = -self._wall_half + b.H * (1.6 + 1.15 * row)
             p = rz @ np.array([lx, ly, 0.0])
             b.tile(tile, p[0], p[1], 0.0, yaw + float(rng.normal(0, 0.08)), "up",
                    {"region": "discard", "seat": int(seat), "group": None, "turned": False})
