@@ -162,6 +162,7 @@ class EventDetector:
     ruleset: Any = None  # for kang gifts: anything with ``instant(kind, seat, dealer=...)``
     dealer: Seat = Seat.EAST
     forget: int = 20
+    copy_after: int = 3  # readings a second copy of a laid-out flower must stay to be a flower of its own
     turn: Seat | None = None
     last_discard: tuple[Seat, Tile] | None = None
     _pool: Counter[Tile] = field(default_factory=Counter)
@@ -170,6 +171,7 @@ class EventDetector:
     _named: dict[int, Tile] = field(default_factory=dict)  # pool tile's track id -> its name so far
     _before: list[tuple[Seat, Tile] | None] = field(default_factory=list)  # last_discard before each
     _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
+    _doubt: dict[Seat, Counter[Tile]] = field(default_factory=dict)  # readings a second copy has stayed
     # an announced flower's track id -> its seat and the name it was announced by
     _flower_tracks: dict[int, tuple[Seat, Tile]] = field(default_factory=dict)
     _melds: dict[Seat, Counter[Any]] = field(default_factory=dict)
@@ -197,20 +199,35 @@ class EventDetector:
 
     # -- flowers -------------------------------------------------------------------------------
     def _flowers_of(self, seat: Seat, items: Iterable[TileItem], now: float) -> list[TableEvent]:
+        """Flowers new at ``seat``, counted by name: a Filipino table plays every honour as a
+        flower, so a seat may lay out two West winds, the second one a flower of its own."""
         known = self._flowers.setdefault(seat, Counter())
         up = [i for i in items if i.face_up]
         # a flower already announced that comes to be read under another name in its place
         # is the same tile, not a new one: the web demo's far Summer, a coin toss between
         # Summer and Spring for the classifier, was read as Spring once a hand had passed
         # over it, and "South declares Spring" reached the referee
-        cur = {i.tile for i in up  # each bonus tile is unique in a set
-               if i.tile in known or i.track is None or self._announced_at(i.track) is not seat}
-        fresh = sorted(cur - set(known))
-        known.update(fresh)
+        names = Counter(self._announced_name(i, seat) for i in up)
+        # a second copy of a name already laid out is announced once it has stayed for
+        # ``copy_after`` readings: for a frame or two, a flower moved over to make room for a
+        # meld can show at its new place while its old place, now the meld's, still bears its name
+        fresh = names - known
+        doubt = Counter({t: n for t, n in self._doubt.get(seat, Counter()).items() if fresh[t]})
+        for tile in [t for t in fresh if known[t]]:
+            doubt[tile] += 1
+            if doubt[tile] < self.copy_after:
+                del fresh[tile]
+        known |= Counter({t: names[t] for t in fresh})
+        self._doubt[seat] = Counter({t: n for t, n in doubt.items() if not fresh[t]})
         for i in up:
             if i.track is not None and i.tile in known and self._announced_at(i.track) is not seat:
                 self._flower_tracks[i.track] = (seat, i.tile)
-        return [FlowerSeen(seat, now, t) for t in fresh]
+        return [FlowerSeen(seat, now, t) for t in sorted(fresh.elements())]
+
+    def _announced_name(self, item: TileItem, seat: Seat) -> Tile:
+        """The name ``item`` was announced by at ``seat``, or else its name now."""
+        announced = self._flower_tracks.get(item.track) if item.track is not None else None
+        return announced[1] if announced is not None and announced[0] is seat else item.tile
 
     def _announced_at(self, track: int) -> Seat | None:
         return self._flower_tracks[track][0] if track in self._flower_tracks else None

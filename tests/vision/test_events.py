@@ -150,6 +150,41 @@ def test_a_flower_read_under_another_name_in_its_place_is_not_a_new_flower() -> 
     assert [e.tile for e in det.update(south(_item("6f", 0, 7), _item("5f", 20, 8)))] == [Tile.parse("5f")]
 
 
+def test_a_second_copy_of_an_honour_flower_is_a_flower_of_its_own() -> None:
+    """A Filipino table plays every honour as a flower: East lays out a West wind, then a
+    second one. Counted by name only once, the second never reached the referee (bot-played
+    hands shown to the pipeline, ``benchmarks/bench_camera_referee.py``). A second copy is
+    announced once it has stayed ``copy_after`` readings."""
+    def east(*flowers: TileItem) -> TableReading:
+        return TableReading({Seat.EAST: SeatReading(Seat.EAST, flowers=flowers)})
+
+    det = EventDetector(first=Seat.EAST)
+    det.update(east())
+    assert [e.tile for e in det.update(east(_item("3z", 0, 1)))] == [Tile.WEST]
+    two = east(_item("3z", 0, 1), _item("3z", 20, 2))
+    assert [[e.tile for e in det.update(two)] for _ in range(det.copy_after)] == [[], [], [Tile.WEST]]
+    # hidden by a hand and seen again, on new tracks: not laid out again
+    assert det.update(east()) == [] and det.update(east(_item("3z", 0, 3), _item("3z", 20, 4))) == []
+    three = east(*(_item("3z", 20 * k, 5 + k) for k in range(3)))
+    assert [[e.tile for e in det.update(three)] for _ in range(det.copy_after)] == [[], [], [Tile.WEST]]
+
+
+def test_a_flower_shown_twice_for_a_frame_as_it_moves_over_is_one_flower() -> None:
+    """East's flowers move over to make room for a chow, and for two readings the smoother
+    still names the old place, where the chow's first tile now lies, by the flower: the
+    flower is not laid out a second time (a Filipino hand of ``bench_camera_referee.py``)."""
+    def east(*flowers: TileItem) -> TableReading:
+        return TableReading({Seat.EAST: SeatReading(Seat.EAST, flowers=flowers)})
+
+    det = EventDetector(first=Seat.EAST)
+    det.update(east())
+    assert [e.tile for e in det.update(east(_item("4f", 0, 1), _item("2z", 20, 2)))] == [Tile.SOUTH, Tile.FLOWER4]
+    moving = east(_item("4f", 0, 1), _item("4f", 60, 3), _item("2z", 80, 4))
+    assert det.update(moving) == [] and det.update(moving) == []
+    assert det.update(east(_item("4f", 60, 3), _item("2z", 80, 4))) == []
+    assert det.update(moving) == []  # and the count of readings starts again
+
+
 def test_a_discard_boxed_twice_is_one_discard() -> None:
     """The web demo's North 3p as the detector stored in float16 boxed it: two boxes, IoU 0.49."""
     det = EventDetector(first=Seat.NORTH)
