@@ -1452,6 +1452,16 @@ class TableLayout:
         return _SIDES[(seat - self.bottom) % 4]
 
 
+@dataclass(frozen=True)
+class _WallsSeen:
+    """Where the four walls stood when last seen: the table's centre and turn in the image,
+    and each side's wall depth from the centre."""
+
+    centre: np.ndarray
+    rot: np.ndarray
+    depth: dict[str, float]
+
+
 @dataclass
 class TableRegions:
     """Stage: detections of a whole table seen from above -> ``TableReading``.
@@ -1476,12 +1486,10 @@ class TableRegions:
         short, long_side = tile_scale(items)
         runs = [run for row in rows_of(items) for run in row.runs(self.group_gap)]
         lines = [r for r in runs if len(r) >= self.wall_min and sum(not i.face_up for i in r.items) >= 0.8 * len(r)]
-        self._rot = _table_rotation(lines)
-        centre = self._centre(items, lines, image_size)
-        walls, hands, wall_depth = self._walls_and_hands(lines, centre, long_side)
+        centre, walls, hands, wall_depth = self._walls_now(items, lines, image_size, long_side)
         in_lines = {id(i) for r in lines for i in r.items}
         rest = [i for i in items if id(i) not in in_lines]
-        rest = self._wall_ends(rest, walls, long_side)
+        rest = self._wall_ends(rest, walls, centre, long_side)
         rest = self._into_hands(rest, hands, short)
         discards: list[TileItem] = []
         by_seat: dict[Seat, list[TileItem]] = {s: [] for s in Seat}
@@ -1504,6 +1512,37 @@ class TableRegions:
         seats = {s: self._seat_reading(s, by_seat[s], hands.get(s, []), centre, long_side) for s in Seat}
         return TableReading(seats, tuple(discards), tuple(walls), (), image_size)
 
+    def _walls_now(self, items: list[TileItem], lines: list[Row], image_size: tuple[int, int] | None,
+                   long_side: float) -> tuple[np.ndarray, list[TileItem], dict[Seat, list[TileItem]], dict[str, float]]:
+        """The table's centre, the walls' tiles, the standing hands' and each side's wall depth.
+
+        Late in a hand the walls are drawn down to a few stacks, too few to make a row, and
+        each side's innermost row of backs is then its standing hand: taken for the wall, it
+        put every meld, flower and hand tile inside it in the discard pool (76 discards at
+        once, ``benchmarks/bench_camera_referee.py``). So where all four walls stood when last
+        seen is kept (the camera is fixed), and rows of backs are measured against it while
+        fewer than four walls show.
+        """
+        self._rot = _table_rotation(lines)
+        centre = self._centre(items, lines, image_size)
+        walls, hands, wall_depth = self._walls_and_hands(lines, centre, long_side)
+        if len(wall_depth) == 4 and self._same_walls(wall_depth, hands, long_side):
+            self._seen = _WallsSeen(centre, self._rot, dict(wall_depth))
+            return centre, walls, hands, wall_depth
+        if self._seen is None:
+            return centre, walls, hands, wall_depth
+        self._rot, centre = self._seen.rot, self._seen.centre
+        walls, hands, wall_depth = self._walls_and_hands(lines, centre, long_side, self._seen.depth)
+        return centre, walls, hands, {**self._seen.depth, **wall_depth}
+
+    def _same_walls(self, wall_depth: dict[str, float], hands: dict[Seat, list[TileItem]], long_side: float) -> bool:
+        """Whether four rows taken for walls are the walls: where the walls last stood (give or
+        take a tile and a half: a camera nudged), or first seen, or each with a standing hand
+        behind it (a new hand's walls, wherever the camera now is)."""
+        if self._seen is None or len(hands) == 4:
+            return True
+        return all(abs(d - self._seen.depth.get(side, d)) < 1.5 * long_side for side, d in wall_depth.items())
+
     def _centre(self, items: list[TileItem], lines: list[Row], image_size: tuple[int, int] | None) -> np.ndarray:
         if self.layout.centre is not None:
             return np.array(self.layout.centre, dtype=np.float64)
@@ -1512,6 +1551,7 @@ class TableRegions:
         return np.array([(b[:, 0].min() + b[:, 2].max()) / 2, (b[:, 1].min() + b[:, 3].max()) / 2])
 
     _rot: np.ndarray = field(default_factory=lambda: np.eye(2), repr=False)
+    _seen: _WallsSeen | None = field(default=None, repr=False)  # the four walls when last seen
 
     def _local(self, c: tuple[float, float], centre: np.ndarray) -> tuple[float, float]:
         """Offset from the centre in the table's own axes (the walls' directions)."""
@@ -1558,20 +1598,33 @@ class TableRegions:
                 best, score = seat, perp + over
         return best
 
-    @staticmethod
-    def _wall_ends(rest: list[TileItem], walls: list[TileItem], long_side: float) -> list[TileItem]:
-        """Face-down tiles touching a wall are its last stacks (too few to make a row)."""
+    def _wall_ends(self, rest: list[TileItem], walls: list[TileItem], centre: np.ndarray,
+                   long_side: float) -> list[TileItem]:
+        """Face-down tiles touching a wall in line with it are its last stacks (too few to make
+        a row). In line: a secret laid just outside a wall has its two face-down ends within a
+        tile and a half of the wall's tiles too, and they were taken for the wall."""
         for _ in range(3):  # a few stacks can trail off a wall's end
             if not walls:
                 return rest
             w = _centres(walls)
-            joined = [i for i in rest if not i.face_up
-                      and float(np.min(np.hypot(*(w - np.array(i.centre)).T))) < 1.5 * long_side]
+            joined = [i for i in rest if not i.face_up and self._trails(i, w, centre, long_side)]
             if not joined:
                 break
             walls.extend(joined)
             rest = [i for i in rest if all(i is not j for j in joined)]
         return rest
+
+    def _trails(self, item: TileItem, wall_centres: np.ndarray, centre: np.ndarray, long_side: float) -> bool:
+        """Whether ``item`` touches a wall tile without lying outside that wall, farther from
+        the table's centre (where a secret's face-down ends lie, laid out beyond the wall)."""
+        gaps = np.hypot(*(wall_centres - np.array(item.centre)).T)
+        k = int(np.argmin(gaps))
+        if gaps[k] >= 1.5 * long_side:
+            return False
+        wall = self._rot @ (wall_centres[k] - centre)  # in the table's axes
+        mine = self._rot @ (np.asarray(item.centre, dtype=np.float64) - centre)
+        across = 1 if abs(wall[1]) >= abs(wall[0]) else 0  # a top or bottom wall lies across y
+        return bool(abs(mine[across]) - abs(wall[across]) < 0.5 * long_side)
 
     def _by_wall(self, item: TileItem, centre: np.ndarray, wall_depth: dict[str, float], long_side: float) -> bool:
         """A face-down tile in line with a wall (the wall's last stacks, too few for a row)."""
@@ -1600,11 +1653,13 @@ class TableRegions:
             return ("right" if dx > 0 else "left"), abs(dx)
         return ("bottom" if dy > 0 else "top"), abs(dy)
 
-    def _walls_and_hands(self, lines: list[Row], centre: np.ndarray, long_side: float
+    def _walls_and_hands(self, lines: list[Row], centre: np.ndarray, long_side: float,
+                         seen: dict[str, float] | None = None
                          ) -> tuple[list[TileItem], dict[Seat, list[TileItem]], dict[str, float]]:
         """Long rows of backs: on each side the innermost is the wall, one farther out is the
         standing hand seen from behind; a lone row is a hand when it lies well beyond the
-        walls of the other sides."""
+        walls of the other sides, or (``seen``: each side's wall depth when last seen) beyond
+        where its own wall stood."""
         per_side: dict[str, list[tuple[float, Row]]] = {}
         for r in lines:
             side, depth = self._side_depth(tuple(_centres(r.items).mean(0)), centre)
@@ -1617,7 +1672,8 @@ class TableRegions:
         for side, rs in per_side.items():
             rs.sort(key=lambda t: t[0])
             for depth, r in rs:
-                is_wall = depth < typical * 1.2 + 0.5 * long_side and side not in wall_depth
+                limit = seen[side] + 0.6 * long_side if seen and side in seen else typical * 1.2 + 0.5 * long_side
+                is_wall = depth < limit and side not in wall_depth
                 if is_wall or (depth - wall_depth.get(side, depth)) < 0.6 * long_side and side in wall_depth:
                     walls.extend(r.items)
                     wall_depth.setdefault(side, depth)
@@ -1635,15 +1691,18 @@ class TableRegions:
             c = _centres(row)
             if len(c) < 2:
                 continue
-            axis = int(np.ptp(c[:, 1]) > np.ptp(c[:, 0]))  # 0: the row runs across the image
-            mid = float(np.median(c[:, 1 - axis]))
-            lo, hi = float(c[:, axis].min()), float(c[:, axis].max())
+            # along the row's own line: a side seat's row runs askew in the picture, and its far
+            # end strayed from the row's median column (three of a Singaporean hand read as a meld)
+            origin, d = c.mean(0), _pca_direction(c)
+            along = (c - origin) @ d
+            lo, hi = float(along.min()), float(along.max())
             grew = True
             while grew:  # take the row's next tile at either end, one at a time
                 grew = False
                 for item in list(left):
-                    at = item.centre[axis]
-                    if abs(item.centre[1 - axis] - mid) < 0.35 * short and lo - 1.4 * short <= at <= hi + 1.4 * short:
+                    off = np.asarray(item.centre) - origin
+                    at, across = float(off @ d), abs(float(off[0] * d[1] - off[1] * d[0]))
+                    if across < 0.35 * short and lo - 1.4 * short <= at <= hi + 1.4 * short:
                         row.append(item)
                         left.remove(item)
                         lo, hi, grew = min(lo, at), max(hi, at), True
