@@ -57,6 +57,7 @@ class Track:
     confirmed: bool = False
     first_seen: float = 0.0  # time of the first sighting (for latency)
     confirmed_at: float = 0.0
+    seeking: int = 0  # frames left to look for the place a newly confirmed tile moved from
 
     def name(self) -> tuple[Tile, float]:
         """The vote winner and its share of the (confidence-weighted) votes."""
@@ -144,16 +145,30 @@ class TileSmoother:
         its old place (a flower re-laid, a discard taken into a meld): drop the old one now
         instead of ``disappear`` frames later. When another tile took the old place (reads
         there name another tile since at least ``appear`` frames), that track is the new
-        tile: renamed, and in turn checked (flowers shifting over by one tile each)."""
-        fresh = [tr for tr in self.tracks if tr.confirmed and tr.confirmed_at == now and tr.misses == 0]
+        tile: renamed, and in turn checked (flowers shifting over by one tile each).
+
+        A new tile looks for its old place for ``votes`` frames after it is confirmed, not
+        only on that frame: a hand passing over the table as a meld is laid hides the old
+        place, whose reads name the meld's tile only ``appear`` frames after the hand has
+        gone (a flower left named in the meld's place for 14 frames put the meld after the
+        next discard, ``benchmarks/bench_camera_referee.py``)."""
+        fresh = []
+        for tr in self.tracks:
+            if tr.confirmed and tr.confirmed_at == now and tr.misses == 0 and tr.hits >= self.appear:
+                tr.seeking = self.votes
+            if tr.seeking > 0 and tr.misses == 0:
+                fresh.append(tr)
+            tr.seeking = max(0, tr.seeking - 1)
         while fresh:
             tr = fresh.pop(0)
             tile, _ = tr.name()
             if tile is Tile.BACK:
+                tr.seeking = 0
                 continue
             stale = [o for o in self.tracks if o.confirmed and o.misses >= 2 and o.name()[0] == tile]
             if stale:
                 self.tracks.remove(max(stale, key=lambda o: o.misses))
+                tr.seeking = 0
                 continue
             taken = [o for o in self.tracks if o is not tr and o.confirmed and o.misses == 0
                      and o.name()[0] == tile and self._replaced_by(o) is not None]
@@ -162,9 +177,10 @@ class TileSmoother:
                 recent = max(1, self.appear)
                 new = Track(self._next_id, old.box.copy(), deque(list(old.votes)[-recent:], maxlen=self.votes),
                             deque(list(old.runner_ups)[-recent:], maxlen=self.votes), hits=old.hits,
-                            confirmed=True, first_seen=now, confirmed_at=now)
+                            confirmed=True, first_seen=now, confirmed_at=now, seeking=self.votes)
                 self._next_id += 1
                 self.tracks[self.tracks.index(old)] = new
+                tr.seeking = 0
                 fresh.append(new)
 
     def _replaced_by(self, tr: Track) -> Tile | None:
