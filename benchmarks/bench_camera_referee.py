@@ -1,0 +1,117 @@
+"""The camera against the rules: hands the bots played, shown to the live pipeline as a rendered
+table, and what its referee recorded compared with what was played.
+
+Each hand is played by the engine's bots in full mode (every tile known). Its steps up to the
+win or the wall's end (``vision.scripted.steps_of``: every discard, claimed meld, exposed kang,
+secret, sagása, Beauty, NEWS and flower) are rendered on a 1080p table as they would lie,
+frame by frame, a hand passing over the table now and then. The frames go through the live
+pipeline as a camera's do (reader -> smoothing -> regions -> events), and its events reach the
+Referee page's book as the web UI sends them (or, ``--to feed``, an observed game through
+``vision.events.RefereeFeed``). The referee must end up holding the same actions in order (the
+draws apart, which a camera rarely sees) and paying the same instant payouts (flowers, kangs,
+ambitions) as the hand's actions pushed into an observed game one by one
+(``tests/vision/camera_referee.py``).
+
+    .venv/bin/python benchmarks/bench_camera_referee.py [--hands 5] [--variants filipino visayan ...]
+        [--seed 0] [--reader truth|models] [--to page|feed] [--occlusion 0.3] [--fps 10] [--hold 1.2] [-v]
+
+``--reader truth`` replays the renderer's labels as detections: every tile named right, so
+what goes wrong is the pipeline's own (regions, smoothing, events, the page's book);
+``models`` runs the shipped ONNX models on every frame (about a minute a hand on two cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.vision.camera_referee import Camera, by_camera, by_hand, misplaced, played  # noqa: E402
+from vision.scripted import Step, steps_of  # noqa: E402
+
+VARIANTS = ("filipino", "visayan", "singaporean", "vietnamese")
+
+
+def _kind(step: Step) -> str:
+    if step.kind == "kang":
+        return "secret" if step.from_seat is None else "exposed kang"
+    if step.kind in ("beauty", "news") and step.from_seat is not None:
+        return f"{step.kind} (called)"
+    return {"added": "sagása"}.get(step.kind, step.kind)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=5, help="hands per variant")
+    ap.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
+    ap.add_argument("--seed", type=int, default=0, help="the first hand's seed")
+    ap.add_argument("--reader", choices=("truth", "models"), default="truth")
+    ap.add_argument("--to", choices=("page", "feed"), default="page",
+                    help="where the events go: the Referee page's book, or an observed game")
+    ap.add_argument("--occlusion", type=float, default=0.3, help="share of steps a hand passes over the table")
+    ap.add_argument("--fps", type=float, default=10.0)
+    ap.add_argument("--hold", type=float, default=1.2, help="seconds between two steps")
+    ap.add_argument("--pictures", action="store_true",
+                    help="instead: each picture of each hand (no hand over the table) through the regions stage, "
+                         "tile by tile against the renderer's labels")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every hand, and what was refused")
+    args = ap.parse_args()
+    if args.pictures:
+        pictures(args)
+        return
+    reader = None
+    if args.reader == "models":
+        from vision.pipeline import default_reader
+
+        reader = default_reader(live=True)
+    camera = Camera(fps=args.fps, hold=args.hold, occlusion=args.occlusion, reader=reader)
+    t0 = time.perf_counter()
+    data_dir = tempfile.mkdtemp(prefix="bench-camera-referee-")
+    for variant in args.variants:
+        right = actions = frames = 0
+        kinds: Counter[str] = Counter()
+        for seed in range(args.seed, args.seed + args.hands):
+            game = played(variant, seed)
+            kinds.update(_kind(s) for s in steps_of(game))
+            want = by_hand(game)
+            got = by_camera(game, camera, args.to, data_dir)
+            frames += got.frames
+            actions += len(want.actions)
+            diff = got.difference(want)
+            right += not diff
+            if diff or args.verbose:
+                print(f"  {variant} seed {seed}: {len(want.actions)} actions, {got.frames} frames: {diff or 'the same'}")
+                for why in got.refused if diff or args.verbose else ():
+                    print(f"    refused: {why}")
+        print(f"{variant}: {right} of {args.hands} hands recorded as played and paid alike "
+              f"({actions} actions, {frames} frames)", flush=True)
+        print("  shown: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())), flush=True)
+    print(f"{time.perf_counter() - t0:.1f} s")
+
+
+def pictures(args: argparse.Namespace) -> None:
+    """Per variant: pictures read with every tile where it lies, and the tiles misplaced."""
+    t0 = time.perf_counter()
+    for variant in args.variants:
+        exact = shown = 0
+        wrong: Counter[tuple[str, str]] = Counter()
+        for seed in range(args.seed, args.seed + args.hands):
+            for upto, miss in enumerate(misplaced(played(variant, seed))):
+                shown += 1
+                exact += not miss
+                wrong += miss
+                if miss and args.verbose:
+                    print(f"  {variant} seed {seed} after step {upto}: {dict(miss)}")
+        print(f"{variant}: {exact} of {shown} pictures read with every tile in its region and seat", flush=True)
+        for (where, put), n in wrong.most_common():
+            print(f"  {n} tiles lying in {where} read as {put}")
+    print(f"{time.perf_counter() - t0:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

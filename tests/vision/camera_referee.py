@@ -1,0 +1,174 @@
+"""Hands the bots played, shown to the live pipeline as a rendered table, and what its referee
+recorded: shared by ``test_camera_referee.py`` and ``benchmarks/bench_camera_referee.py``.
+
+Each hand is played by the engine's bots in full mode. Its steps up to the win
+(``vision.scripted.steps_of``) are rendered on a table frame by frame, a hand passing over
+it now and then; the frames go through the live pipeline as a camera's do, and its events
+reach either the Referee page's book as the web UI sends them (``webui.camera.event_dict``)
+or an observed game through ``vision.events.RefereeFeed``. That record must hold the same
+actions in the same order as the hand (a camera rarely sees a draw: draws apart), and pay the
+same instant payouts as the hand's actions pushed into an observed game one by one.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.bots import GreedyBot, RandomBot, play_hand
+from engine.game import Draw, DrawGame, Game, Win, rules_for
+from engine.seats import Seat
+from vision.events import RefereeFeed, TableEvent
+from vision.pipeline import LivePipeline, _is_bonus, load_ruleset
+from vision.regions import TableLayout, TableRegions, to_items
+from vision.scripted import ScriptedTable, labels_to_detections, steps_of
+
+HAND_SIZE = {"filipino": 16, "visayan": 16, "singaporean": 13, "vietnamese": 13}
+
+
+@dataclass(frozen=True)
+class Record:
+    """What a referee holds after a hand: its actions (draws apart), each seat's net payments,
+    and what it refused, with why."""
+
+    actions: list[str]
+    paid: Counter[Seat]
+    refused: tuple[str, ...] = ()
+    frames: int = 0
+
+    def difference(self, want: Record) -> str:
+        """Where this record parts from ``want``, in words ("" when they agree)."""
+        for k, (g, w) in enumerate(zip(self.actions, want.actions, strict=False)):
+            if g != w:
+                return f"action {k + 1}: the camera's referee has {g!r}, the hand {w!r}"
+        if len(self.actions) != len(want.actions):
+            return f"the camera's referee has {len(self.actions)} actions, the hand {len(want.actions)}"
+        seats = [s for s in Seat if self.paid[s] != want.paid[s]]
+        return "payments differ: " + ", ".join(f"{s} {self.paid[s]} against {want.paid[s]}" for s in seats) \
+            if seats else ""
+
+
+def played(variant: str, seed: int) -> Game:
+    """One hand the bots play to its end (greedy on even seeds, random on odd ones)."""
+    game = Game(rules_for(variant), seed=seed)
+    play_hand(game, [RandomBot(seed * 4 + i) if seed % 2 else GreedyBot() for i in range(4)])
+    return game
+
+
+def _net(payments: Iterable[tuple[Seat, Any]]) -> Counter[Seat]:
+    out: Counter[Seat] = Counter()
+    for seat, amount in payments:
+        out[seat] += amount
+    return out
+
+
+def _actions(game: Game) -> list[str]:
+    return [str(a) for a in game.history if not isinstance(a, Draw)]
+
+
+def by_hand(game: Game) -> Record:
+    """``game``'s actions up to its win pushed into an observed game one by one, as a person
+    who saw every one would."""
+    ref = Game(game.rules, mode="observed", dealer=game.dealer)
+    events = []
+    for action in game.history:
+        if isinstance(action, Win | DrawGame):
+            break
+        events += ref.push(action)
+    return Record(_actions(ref), _net((s, a) for e in events for s, a in e.payments.items()))
+
+
+@dataclass(frozen=True)
+class Camera:
+    """How the hand is shown: frame size, frames a second, seconds between two steps, the share
+    of steps a hand passes over the table, and the reader (None: the renderer's labels, a
+    perfect reader)."""
+
+    size: tuple[int, int] = (1920, 1080)
+    fps: float = 10.0
+    hold: float = 1.2
+    occlusion: float = 0.3
+    reader: Callable[[Any], Any] | None = None
+
+    def table(self, game: Game) -> ScriptedTable:
+        return ScriptedTable(steps_of(game), size=self.size, fps=self.fps, hold=self.hold,
+                             hand_size=HAND_SIZE[game.rules.name], seed=game.seed or 0, occlusion=self.occlusion)
+
+
+def by_camera(game: Game, camera: Camera = Camera(), to: str = "page", data_dir: str | None = None) -> Record:
+    """``game`` rendered and shown to the live pipeline. ``to``: ``page``, its events go to a
+    fresh Referee page's book (kept in ``data_dir``) as the web UI sends them; ``feed``, to an
+    observed game through ``RefereeFeed``."""
+    table = camera.table(game)
+    truth: dict[str, Any] = {}
+    reader = camera.reader or (lambda image: labels_to_detections(truth["labels"]))
+    feed = RefereeFeed(Game(game.rules, mode="observed", dealer=game.dealer)) if to == "feed" else None
+    book = _book(game, data_dir or tempfile.mkdtemp()) if to == "page" else None
+    pipe = LivePipeline(reader, ruleset=load_ruleset(game.rules.ruleset_name), layout=TableLayout(Seat.EAST),
+                        first=game.dealer, dealer=game.dealer, observer=feed)
+    refused: list[str] = []
+    frames = table.frame_count + 2 * table.per_step  # the last step held a little longer
+    for i in range(frames):
+        frame = table.frame(min(i, table.frame_count - 1))
+        truth["labels"] = frame.labels
+        update = pipe.process(frame.image, i / table.fps, i)
+        refused += [f"{e} ({why})" for e, why in update.refused]
+        refused += [why for e in update.events if book is not None and (why := _to_book(book, e))]
+    if book is not None:
+        return Record(_actions(book._require().game), _net((p.seat, p.amount) for p in book.payments()),
+                      tuple(refused), frames)
+    assert feed is not None
+    return Record(_actions(feed.game), _net((s, a) for e in feed.announcements for s, a in e.payments.items()),
+                  tuple(refused), frames)
+
+
+def _book(game: Game, data_dir: str) -> Any:
+    """A fresh Referee page's book for ``game``'s table, as the web UI keeps it."""
+    from webui.adapters.referee import RefereeBook
+    from webui.adapters.tablebook import TableSetup
+
+    book = RefereeBook(str(Path(data_dir) / f"{game.rules.name}-{game.seed}.sqlite3"), rules=None)
+    book.new_table(TableSetup(game.rules.name, dealer=game.dealer))
+    return book
+
+
+def _to_book(book: Any, event: TableEvent) -> str:
+    """``event`` sent to ``book`` as the live page sends it: "" when taken, else why not."""
+    from webui.camera import event_dict
+
+    data = event_dict(event)
+    if data is None:
+        return f"{event} (the page takes no such event)"
+    try:
+        book.apply(data.pop("kind"), data.pop("seat"), data.pop("tiles"), source="camera", **data)
+    except ValueError as exc:
+        return f"{event} ({exc})"
+    return ""
+
+
+def misplaced(game: Game, camera: Camera = Camera()) -> list[Counter[tuple[str, str]]]:
+    """Each picture of ``game``'s table after each step (no hand over it) read by one regions
+    stage in turn, as the live pipeline reads them: per picture, the tiles put in the wrong
+    region or at the wrong seat, counted by (where it lies, where it was put)."""
+    table = camera.table(game)
+    regions = TableRegions(TableLayout(Seat.EAST), is_bonus=_is_bonus(load_ruleset(game.rules.ruleset_name)))
+    out = []
+    for upto in range(len(table.script) + 1):
+        _, labels = table.picture(upto)
+        truth = {tuple(float(v) for v in lab["box"]): lab for lab in labels}
+        reading = regions(to_items(labels_to_detections(labels)), table.size)
+        wrong: Counter[tuple[str, str]] = Counter()
+        for item, region, seat, _ in reading.items():
+            lab = truth[item.box]
+            where = lab["region"] + ("" if lab.get("seat") is None else f" {Seat(lab['seat'])}")
+            put = region + ("" if seat is None or region in ("wall", "discard") else f" {seat}")
+            if lab["region"] in ("wall", "discard"):
+                where = lab["region"]
+            if where != put:
+                wrong[where, put] += 1
+        out.append(wrong)
+    return out
