@@ -147,11 +147,11 @@ class TileSmoother:
         there name another tile since at least ``appear`` frames), that track is the new
         tile: renamed, and in turn checked (flowers shifting over by one tile each).
 
-        A new tile looks for its old place for ``votes`` frames after it is confirmed, not
-        only on that frame: a hand passing over the table as a meld is laid hides the old
-        place, whose reads name the meld's tile only ``appear`` frames after the hand has
-        gone (a flower left named in the meld's place for 14 frames put the meld after the
-        next discard, ``benchmarks/bench_camera_referee.py``)."""
+        A new tile looks for another tile laid in its old place for ``votes`` frames after it
+        is confirmed, not only on that frame: a hand passing over the table as a meld is laid
+        hides the old place, whose reads name the meld's tile only ``appear`` frames after the
+        hand has gone (a flower left named in the meld's place for 14 frames put the meld after
+        the next discard, ``benchmarks/bench_camera_referee.py``)."""
         fresh = []
         for tr in self.tracks:
             if tr.confirmed and tr.confirmed_at == now and tr.misses == 0 and tr.hits >= self.appear:
@@ -165,7 +165,10 @@ class TileSmoother:
             if tile is Tile.BACK:
                 tr.seeking = 0
                 continue
-            stale = [o for o in self.tracks if o.confirmed and o.misses >= 2 and o.name()[0] == tile]
+            # a tile gone from its old place is looked for only as the new one is confirmed: later,
+            # a tile of the same name hidden by a passing hand would pass for the one that moved
+            stale = [o for o in self.tracks if o.confirmed and o.misses >= 2 and o.name()[0] == tile
+                     and tr.confirmed_at == now]
             if stale:
                 self.tracks.remove(max(stale, key=lambda o: o.misses))
                 tr.seeking = 0

@@ -107,6 +107,20 @@ def test_a_tile_laid_where_a_moved_flower_lay_under_a_passing_hand_is_named_once
     assert Tile.S6 not in {i.tile for i in outs[-2]}
 
 
+def test_a_second_copy_laid_out_does_not_take_the_first_for_moved_when_a_hand_hides_it() -> None:
+    # a Filipino seat lays out a second Red dragon; a few frames later a hand hides the first
+    # one for a while: it is still there, not the tile that moved (``bench_camera_referee.py``)
+    s = TileSmoother(appear=3, disappear=15)
+    for _ in range(20):
+        s.update(frame(*ROW, (Tile.RED, 700.0, 300.0)))
+    for _ in range(4):
+        s.update(frame(*ROW, (Tile.RED, 700.0, 300.0), (Tile.RED, 740.0, 300.0)))
+    for _ in range(5):  # the first one under a hand
+        s.update(frame(*ROW, (Tile.RED, 740.0, 300.0)))
+    out = s.update(frame(*ROW, (Tile.RED, 700.0, 300.0), (Tile.RED, 740.0, 300.0)))
+    assert [i.tile for i in out].count(Tile.RED) == 2 and len(out) == 12
+
+
 def test_flowers_shifting_over_one_place_each_are_renamed_in_a_chain() -> None:
     s = TileSmoother(appear=2)
     for _ in range(20):
