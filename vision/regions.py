@@ -1470,7 +1470,8 @@ class TableRegions:
     inside them (or, with the walls gone, near the centre); each other tile belongs
     to the seat on whose side of the table it lies. In a seat's zone the outermost
     row is the standing hand (counted, its faces unseen when edge-on), the rest are
-    melds and flowers.
+    melds and flowers. Called frame after frame from a fixed camera, it remembers where the
+    four walls stood when last seen, for when the walls are drawn down (``_walls_now``).
     """
 
     layout: TableLayout = field(default_factory=TableLayout)
@@ -1600,9 +1601,9 @@ class TableRegions:
 
     def _wall_ends(self, rest: list[TileItem], walls: list[TileItem], centre: np.ndarray,
                    long_side: float) -> list[TileItem]:
-        """Face-down tiles touching a wall in line with it are its last stacks (too few to make
-        a row). In line: a secret laid just outside a wall has its two face-down ends within a
-        tile and a half of the wall's tiles too, and they were taken for the wall."""
+        """Face-down tiles touching a wall, not lying outside it, are its last stacks (too few to
+        make a row). A secret laid just outside a wall has its two face-down ends within a tile
+        and a half of the wall's tiles too, and they were taken for the wall."""
         for _ in range(3):  # a few stacks can trail off a wall's end
             if not walls:
                 return rest
