@@ -31,6 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_live import in_order  # noqa: E402
+
 from tests.vision.camera_referee import Camera, by_camera, by_hand, misplaced, played  # noqa: E402
 from vision.scripted import Step, steps_of  # noqa: E402
 
@@ -73,7 +75,7 @@ def main() -> None:
     t0 = time.perf_counter()
     data_dir = tempfile.mkdtemp(prefix="bench-camera-referee-")
     for variant in args.variants:
-        right = actions = frames = 0
+        right = actions = frames = agreed = kept = 0
         kinds: Counter[str] = Counter()
         for seed in range(args.seed, args.seed + args.hands):
             game = played(variant, seed)
@@ -82,6 +84,8 @@ def main() -> None:
             got = by_camera(game, camera, args.to, data_dir)
             frames += got.frames
             actions += len(want.actions)
+            agreed += got.agreed(want)
+            kept += len(in_order(got.actions, want.actions))
             diff = got.difference(want)
             right += not diff
             if diff or args.verbose:
@@ -89,7 +93,9 @@ def main() -> None:
                 for why in got.refused if diff or args.verbose else ():
                     print(f"    refused: {why}")
         print(f"{variant}: {right} of {args.hands} hands recorded as played and paid alike "
-              f"({actions} actions, {frames} frames)", flush=True)
+              f"({actions} actions, {frames} frames); recorded as played before the first that "
+              f"differs: {agreed} actions ({100 * agreed / max(actions, 1):.1f} %); recorded in order, "
+              f"however many others between: {kept} ({100 * kept / max(actions, 1):.1f} %)", flush=True)
         print("  shown: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())), flush=True)
     print(f"{time.perf_counter() - t0:.1f} s")
 

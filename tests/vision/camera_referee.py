@@ -40,6 +40,11 @@ class Record:
     refused: tuple[str, ...] = ()
     frames: int = 0
 
+    def agreed(self, want: Record) -> int:
+        """How many of ``want``'s actions this record holds in order before the two part."""
+        return next((k for k, (g, w) in enumerate(zip(self.actions, want.actions, strict=False)) if g != w),
+                    min(len(self.actions), len(want.actions)))
+
     def difference(self, want: Record) -> str:
         """Where this record parts from ``want``, in words ("" when they agree)."""
         for k, (g, w) in enumerate(zip(self.actions, want.actions, strict=False)):
