@@ -26,7 +26,14 @@ from vision.regions import (
     fit_lines,
     rows_of,
 )
-from vision.scripted import HandLayout, ScriptedTable, Step, hand_photo, labels_to_detections
+from vision.scripted import (
+    HandLayout,
+    ScriptedTable,
+    Step,
+    hand_photo,
+    labels_to_detections,
+    steps_of,
+)
 
 W, H = 30.0, 40.0
 
@@ -805,6 +812,24 @@ def test_a_secret_laid_just_outside_a_wall_is_a_meld_not_the_wall(seat: Seat) ->
     got = TableRegions(TableLayout(Seat.EAST))(labels_to_detections(labels), table.size)
     assert [m.tiles for m in got.seat(seat).melds] == [(Tile.RED,) * 4]
     assert len(got.walls) == sum(lab["region"] == "wall" for lab in labels)
+
+
+def test_the_far_end_of_a_side_seats_askew_hand_row_stays_in_the_hand() -> None:
+    """South's row of nine standing tiles, at the right edge, runs askew in the picture: its
+    far three strayed from the row's median column and were read as a face-down meld (a
+    Singaporean bot hand of ``bench_camera_referee.py``, 51 steps in)."""
+    from engine.bots import RandomBot, play_hand
+    from engine.game import Game
+
+    game = Game("singaporean", seed=3)
+    play_hand(game, [RandomBot(12 + k) for k in range(4)])  # as the benchmark plays seed 3
+    table = ScriptedTable(steps_of(game), size=(960, 540), hand_size=13, seed=3)
+    regions = TableRegions(TableLayout(Seat.EAST), is_bonus=lambda t: t.is_bonus)
+    for upto in (0, 51):
+        got = regions(labels_to_detections(table.picture(upto)[1]), table.size)
+    south = got.seat(Seat.SOUTH)
+    assert [m.tiles for m in south.melds] == [step.tiles for step, _ in table.state(51)[Seat.SOUTH].melds]
+    assert south.concealed_count == table.state(51)[Seat.SOUTH].hand == 9
 
 
 def test_slivers_of_a_standing_hand_read_as_honours_stay_in_the_hand(table_video) -> None:  # noqa: ANN001
