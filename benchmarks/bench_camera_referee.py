@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_live import in_order  # noqa: E402
 
-from tests.vision.camera_referee import Camera, by_camera, by_hand, misplaced, played  # noqa: E402
+from tests.vision.camera_referee import Camera, by_camera, by_hand, misplaced  # noqa: E402
+from tests.webui.referee_forms import played  # noqa: E402
 from vision.scripted import Step, steps_of  # noqa: E402
 
 VARIANTS = ("filipino", "visayan", "singaporean", "vietnamese")
@@ -78,7 +79,7 @@ def main() -> None:
         right = actions = frames = agreed = kept = 0
         kinds: Counter[str] = Counter()
         for seed in range(args.seed, args.seed + args.hands):
-            game = played(variant, seed)
+            game = played(variant, seed)[0]
             kinds.update(_kind(s) for s in steps_of(game))
             want = by_hand(game)
             got = by_camera(game, camera, args.to, data_dir)
@@ -107,7 +108,7 @@ def pictures(args: argparse.Namespace) -> None:
         exact = shown = 0
         wrong: Counter[tuple[str, str]] = Counter()
         for seed in range(args.seed, args.seed + args.hands):
-            for upto, miss in enumerate(misplaced(played(variant, seed))):
+            for upto, miss in enumerate(misplaced(played(variant, seed)[0])):
                 shown += 1
                 exact += not miss
                 wrong += miss

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from engine.bots import GreedyBot, RandomBot, play_hand
-from engine.game import Draw, DrawGame, Game, Win, rules_for
+from engine.game import Draw, DrawGame, Game, Win
 from engine.seats import Seat
+from tests.webui.referee_forms import paid
 from vision.events import RefereeFeed, TableEvent
 from vision.pipeline import LivePipeline, _is_bonus, load_ruleset
 from vision.regions import TableLayout, TableRegions, to_items
@@ -36,7 +37,7 @@ class Record:
     and what it refused, with why."""
 
     actions: list[str]
-    paid: Counter[Seat]
+    paid: dict[int, Fraction]  # each seat's net, as ``tests.webui.referee_forms.paid`` counts it
     refused: tuple[str, ...] = ()
     frames: int = 0
 
@@ -47,28 +48,14 @@ class Record:
 
     def difference(self, want: Record) -> str:
         """Where this record parts from ``want``, in words ("" when they agree)."""
-        for k, (g, w) in enumerate(zip(self.actions, want.actions, strict=False)):
-            if g != w:
-                return f"action {k + 1}: the camera's referee has {g!r}, the hand {w!r}"
+        k = self.agreed(want)
+        if k < min(len(self.actions), len(want.actions)):
+            return f"action {k + 1}: the camera's referee has {self.actions[k]!r}, the hand {want.actions[k]!r}"
         if len(self.actions) != len(want.actions):
             return f"the camera's referee has {len(self.actions)} actions, the hand {len(want.actions)}"
-        seats = [s for s in Seat if self.paid[s] != want.paid[s]]
-        return "payments differ: " + ", ".join(f"{s} {self.paid[s]} against {want.paid[s]}" for s in seats) \
-            if seats else ""
-
-
-def played(variant: str, seed: int) -> Game:
-    """One hand the bots play to its end (greedy on even seeds, random on odd ones)."""
-    game = Game(rules_for(variant), seed=seed)
-    play_hand(game, [RandomBot(seed * 4 + i) if seed % 2 else GreedyBot() for i in range(4)])
-    return game
-
-
-def _net(payments: Iterable[tuple[Seat, Any]]) -> Counter[Seat]:
-    out: Counter[Seat] = Counter()
-    for seat, amount in payments:
-        out[seat] += amount
-    return out
+        seats = [Seat(s) for s in sorted(set(self.paid) | set(want.paid)) if self.paid.get(s) != want.paid.get(s)]
+        return "payments differ: " + ", ".join(
+            f"{s} {self.paid.get(int(s), 0)} against {want.paid.get(int(s), 0)}" for s in seats) if seats else ""
 
 
 def _actions(game: Game) -> list[str]:
@@ -84,7 +71,7 @@ def by_hand(game: Game) -> Record:
         if isinstance(action, Win | DrawGame):
             break
         events += ref.push(action)
-    return Record(_actions(ref), _net((s, a) for e in events for s, a in e.payments.items()))
+    return Record(_actions(ref), paid((s, a) for e in events for s, a in e.payments.items()))
 
 
 @dataclass(frozen=True)
@@ -124,10 +111,10 @@ def by_camera(game: Game, camera: Camera = Camera(), to: str = "page", data_dir:
         refused += [f"{e} ({why})" for e, why in update.refused]
         refused += [why for e in update.events if book is not None and (why := _to_book(book, e))]
     if book is not None:
-        return Record(_actions(book._require().game), _net((p.seat, p.amount) for p in book.payments()),
+        return Record(_actions(book._require().game), paid((p.seat, p.amount) for p in book.payments()),
                       tuple(refused), frames)
     assert feed is not None
-    return Record(_actions(feed.game), _net((s, a) for e in feed.announcements for s, a in e.payments.items()),
+    return Record(_actions(feed.game), paid((s, a) for e in feed.announcements for s, a in e.payments.items()),
                   tuple(refused), frames)
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine.bots import GreedyBot, play_hand
-from engine.game import Game
 from engine.seats import Seat
+from tests.webui.referee_forms import played
 from vision.scripted import steps_of
 
 from .camera_referee import Camera, by_camera, by_hand
@@ -18,8 +17,7 @@ def test_a_played_hand_seen_by_the_camera_reaches_the_referee_page_as_played(tmp
     Referee page's book ends up with the hand's 48 actions in order and its payments. Before
     the regions remembered where the walls stood, a side whose wall was all drawn had its
     standing hand taken for its wall, and East's chow at action 36 came out as a discard."""
-    game = Game("visayan", seed=16)
-    play_hand(game, [GreedyBot() for _ in Seat])
+    game = played("visayan", 16)[0]
     kinds = [s.kind for s in steps_of(game)]
     assert {"added", "kang", "flower", "pung", "chow"} <= set(kinds)
     want = by_hand(game)

@@ -818,11 +818,9 @@ def test_the_far_end_of_a_side_seats_askew_hand_row_stays_in_the_hand() -> None:
     """South's row of nine standing tiles, at the right edge, runs askew in the picture: its
     far three strayed from the row's median column and were read as a face-down meld (a
     Singaporean bot hand of ``bench_camera_referee.py``, 51 steps in)."""
-    from engine.bots import RandomBot, play_hand
-    from engine.game import Game
+    from tests.webui.referee_forms import played
 
-    game = Game("singaporean", seed=3)
-    play_hand(game, [RandomBot(12 + k) for k in range(4)])  # as the benchmark plays seed 3
+    game = played("singaporean", 3)[0]
     table = ScriptedTable(steps_of(game), size=(960, 540), hand_size=13, seed=3)
     regions = TableRegions(TableLayout(Seat.EAST), is_bonus=lambda t: t.is_bonus)
     for upto in (0, 51):
