@@ -169,7 +169,6 @@ class EventDetector:
     _gone: dict[Tile, int] = field(default_factory=dict)
     _claimed: Counter[Tile] = field(default_factory=Counter)
     _named: dict[int, Tile] = field(default_factory=dict)  # pool tile's track id -> its name so far
-    _before: list[tuple[Seat, Tile] | None] = field(default_factory=list)  # last_discard before each
     _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
     _doubt: dict[Seat, Counter[Tile]] = field(default_factory=dict)  # readings a second copy has stayed
     # an announced flower's track id -> its seat and the name it was announced by
@@ -362,22 +361,10 @@ class EventDetector:
         for tile in sorted(fresh.elements()):
             item = next(i for i in seen if i.tile == tile)
             seat = self._discarder(item)
-            self._before.append(self.last_discard)
             self.last_discard = (seat, tile)
             self.turn = seat.next
             out.append(DiscardSeen(seat, now, tile, item.track))
         return out
-
-    def refused(self, event: DiscardSeen) -> None:
-        """The referee refused ``event`` (a fifth copy of a tile, say: a misread): it did not
-        happen, so the turn goes back to its seat. The tile stays known, or every
-        reading would announce it again."""
-        if self.last_discard == (event.seat, event.tile) and self._before:
-            self.last_discard = self._before.pop()
-        elif self.last_discard is not None:  # a later discard of the same reading: one seat back
-            self.last_discard = (self.last_discard[0].previous, self.last_discard[1])
-        if self.turn is not None:
-            self.turn = self.turn.previous
 
     def _discarder(self, item: TileItem) -> Seat:
         if self.turn is not None:
