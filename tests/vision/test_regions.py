@@ -814,6 +814,24 @@ def test_a_secret_laid_just_outside_a_wall_is_a_meld_not_the_wall(seat: Seat) ->
     assert len(got.walls) == sum(lab["region"] == "wall" for lab in labels)
 
 
+@pytest.mark.parametrize("seat", list(Seat))
+def test_a_pung_with_a_second_box_between_two_of_its_tiles_is_a_pung(seat: Seat) -> None:
+    """The detector boxed a blank-framed White dragon pung four times, the fourth box over
+    the seam between two tiles and less sure, and the pung was read as a kang (a Vietnamese
+    bot hand of ``bench_camera_referee.py --reader models``, its fifth action). A box whose
+    centre lies within 0.6 of a tile of its neighbour's is that tile's second box."""
+    table = ScriptedTable([Step("discard", seat.previous, (Tile.WHITE,)), Step("pung", seat, (Tile.WHITE,) * 3,
+                                                                            from_seat=seat.previous)],
+                          size=(960, 540), occlusion=0.0)
+    _, labels = table.picture(2)
+    pung = [lab for lab in labels if lab["region"] == "meld"]
+    x1, y1, x2, y2 = (np.array(pung[0]["box"]) + np.array(pung[1]["box"])) / 2  # over the seam
+    dets = labels_to_detections([*labels, dict(pung[0], box=[x1, y1, x2, y2])])
+    dets = replace(dets, code_confidence=np.where(np.arange(len(dets)) == len(dets) - 1, 0.4, 0.9).astype(np.float32))
+    got = TableRegions(TableLayout(Seat.EAST))(dets, table.size)
+    assert [m.tiles for m in got.seat(seat).melds] == [(Tile.WHITE,) * 3]
+
+
 def test_the_far_end_of_a_side_seats_askew_hand_row_stays_in_the_hand() -> None:
     """South's row of nine standing tiles, at the right edge, runs askew in the picture: its
     far three strayed from the row's median column and were read as a face-down meld (a
