@@ -207,7 +207,7 @@ def test_a_hand_photographed_close_is_read_once() -> None:
     assert len(calls) == 1
 
 
-def test_a_photo_is_read_with_the_flower_and_number_looks_and_live_video_without_them() -> None:
+def test_a_photo_is_read_with_the_flower_and_number_looks_and_live_video_with_the_flower_look() -> None:
     from vision.pipeline import default_reader
     from vision.reader import FLOWER_LOOK_PATH, NUMBER_LOOK_PATH, TileReader, VideoReader
 
@@ -215,7 +215,7 @@ def test_a_photo_is_read_with_the_flower_and_number_looks_and_live_video_without
     assert isinstance(photo, TileReader) and isinstance(live, VideoReader)
     assert photo.classifier.flowers is not None and photo.classifier.flowers.model.path == FLOWER_LOOK_PATH
     assert photo.classifier.numbers is not None and photo.classifier.numbers.model.path == NUMBER_LOOK_PATH
-    assert live.classify.flowers is None  # it cost the rendered game video an event (models/README.md)
+    assert live.classify.flowers is not None and live.classify.flowers.model.path == FLOWER_LOOK_PATH
     assert live.classify.numbers is None
 
 

@@ -242,3 +242,31 @@ def test_a_classifier_that_ranks_nothing_gives_no_runner_up() -> None:
     det.boxes = BOXES[:2]
     out = VideoReader(det, CountingClassifier())(frame([10, 100]))
     assert out.runner_up.tolist() == [-1, -1] and out.runner_up_confidence.tolist() == [0.0, 0.0]
+
+
+class ReadsTheTop:
+    """Names a crop by where its bright mark lies: the 1 character when at the top, the 9
+    when at the bottom (a tile upside down), the 5 when at a side (a tile lying across)."""
+
+    def __call__(self, crops):  # noqa: ANN001, ANN204
+        codes = []
+        for c in crops:
+            grey = c.mean(2) if c.ndim == 3 else c
+            ys, xs = np.nonzero(grey > 128)
+            h, w = grey.shape
+            top, bottom = ys.mean() < h / 3, ys.mean() > 2 * h / 3
+            codes.append(Tile.M1 if top else Tile.M9 if bottom else Tile.M5)
+        return np.array([int(t) for t in codes], np.int64), np.full(len(crops), 0.9, np.float32)
+
+
+def test_tiles_lying_across_at_either_side_are_read_standing_with_their_tops_toward_the_middle() -> None:
+    """A camera over the table: the seat at its right lays its tiles with their tops toward
+    the middle, to the left; the seat at its left, to the right. Each is read turned a
+    quarter so that its top is up; as cut, the classifier saw them sideways."""
+    img = np.zeros((200, 400, 3), np.uint8)
+    img[80:120, 330:340] = 255  # a tile at the right, 60 x 40, its mark at its left (its top)
+    img[80:120, 80:90] = 255  # a tile at the left, its mark at its right (its top)
+    det = FakeDetector()
+    det.boxes = np.array([[320, 80, 380, 120], [30, 80, 90, 120]], np.float32)
+    assert VideoReader(det, ReadsTheTop(), balance=None)(img).tiles == [Tile.M1, Tile.M1]
+    assert VideoReader(det, ReadsTheTop(), balance=None, stand_up=False)(img).tiles == [Tile.M5, Tile.M5]
