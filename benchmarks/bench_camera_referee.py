@@ -14,10 +14,17 @@ ambitions) as the hand's actions pushed into an observed game one by one
 
     .venv/bin/python benchmarks/bench_camera_referee.py [--hands 5] [--variants filipino visayan ...]
         [--seed 0] [--reader truth|models] [--to page|feed] [--occlusion 0.3] [--fps 10] [--hold 1.2] [-v]
+    .venv/bin/python benchmarks/bench_camera_referee.py --pictures [--hands 15]
+    .venv/bin/python benchmarks/bench_camera_referee.py --tiles [--hands 10 --seed 120]
 
 ``--reader truth`` replays the renderer's labels as detections: every tile named right, so
 what goes wrong is the pipeline's own (regions, smoothing, events, the page's book);
 ``models`` runs the shipped ONNX models on every frame (about a minute a hand on two cores).
+``--tiles`` reads each hand's table after its last step (no hand over it; the hand of seed
+``s`` in the set style ``s % 48``) once by the shipped live reader, as served, without
+turning the crops of tiles lying across upright, and without the flower look either (as
+served until stop 69), and counts the face-up tiles named right by kind (about a second a
+table and reader).
 """
 
 from __future__ import annotations
@@ -27,13 +34,15 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_live import in_order  # noqa: E402
 
-from tests.vision.camera_referee import Camera, by_camera, by_hand, misplaced  # noqa: E402
+from tests.vision.camera_referee import Camera, by_camera, by_hand, misplaced, named  # noqa: E402
 from tests.webui.referee_forms import played  # noqa: E402
 from vision.scripted import Step, steps_of  # noqa: E402
 
@@ -62,10 +71,16 @@ def main() -> None:
     ap.add_argument("--pictures", action="store_true",
                     help="instead: each picture of each hand (no hand over the table) through the regions stage, "
                          "tile by tile against the renderer's labels")
+    ap.add_argument("--tiles", action="store_true",
+                    help="instead: each hand's last table read once by the live reader as served and as before "
+                         "stop 70, tile by tile against the renderer's labels")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every hand, and what was refused")
     args = ap.parse_args()
     if args.pictures:
         pictures(args)
+        return
+    if args.tiles:
+        tiles(args)
         return
     reader = None
     if args.reader == "models":
@@ -117,6 +132,52 @@ def pictures(args: argparse.Namespace) -> None:
         print(f"{variant}: {exact} of {shown} pictures read with every tile in its region and seat", flush=True)
         for (where, put), n in wrong.most_common():
             print(f"  {n} tiles lying in {where} read as {put}")
+    print(f"{time.perf_counter() - t0:.1f} s")
+
+
+
+KINDS = {"m": "suits", "p": "suits", "s": "suits", "z": "winds and dragons", "f": "flowers and seasons",
+         "a": "animals", "j": "Vietnamese jokers", "r": "royals", "x": "American jokers"}
+
+
+def _live_readers() -> dict[str, Callable[[], Any]]:
+    """Fresh live readers (one detector): as served; without turning the crops of tiles lying
+    across upright; and without the flower look either (as served until stop 69)."""
+    from vision.pipeline import default_reader
+    from vision.reader import LIVE_BALANCE, VideoReader, shipped_classifier
+
+    served = default_reader(live=True)
+    bare = shipped_classifier(flower_look=None, number_look=None)
+    return {"served": lambda: VideoReader(served.detector, served.classify, balance=LIVE_BALANCE),
+            "crops as cut": lambda: VideoReader(served.detector, served.classify, balance=LIVE_BALANCE,
+                                                stand_up=False),
+            "crops as cut, no flower look": lambda: VideoReader(served.detector, bare, balance=LIVE_BALANCE,
+                                                                stand_up=False)}
+
+
+def tiles(args: argparse.Namespace) -> None:
+    """Per kind of tile, the face-up tiles named right on each hand's last table by each live
+    reader (``_live_readers``); and the names most often given wrongly."""
+    readers = _live_readers()
+    got = {name: Counter[tuple[str, str]]() for name in readers}
+    t0 = time.perf_counter()
+    for variant in args.variants:
+        for seed in range(args.seed, args.seed + args.hands):
+            game = played(variant, seed)[0]
+            camera = Camera(occlusion=0.0, style=seed % 48)
+            for name, fresh in readers.items():
+                got[name] += named(game, fresh(), camera)
+    for name, counts in got.items():
+        right: Counter[str] = Counter()
+        shown: Counter[str] = Counter()
+        for (code, read), n in counts.items():
+            shown[KINDS[code[-1]]] += n
+            right[KINDS[code[-1]]] += n if read == code else 0
+        print(f"{name}: " + ", ".join(f"{kind} {right[kind]} of {shown[kind]} ({100 * right[kind] / shown[kind]:.1f} %)"
+                                      for kind in sorted(shown)), flush=True)
+        wrong = Counter({k: n for k, n in counts.items() if k[0] != k[1]})
+        print("  most often wrong: " + ", ".join(f"{code} as {read or 'not found'} {n}"
+                                                 for (code, read), n in wrong.most_common(8)))
     print(f"{time.perf_counter() - t0:.1f} s")
 
 

@@ -20,8 +20,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from engine.game import Draw, DrawGame, Game, Win
 from engine.seats import Seat
+from engine.tiles import Tile
 from tests.webui.referee_forms import paid
 from vision.events import RefereeFeed, TableEvent
 from vision.pipeline import LivePipeline, _is_bonus, load_ruleset
@@ -77,17 +80,18 @@ def by_hand(game: Game) -> Record:
 @dataclass(frozen=True)
 class Camera:
     """How the hand is shown: frame size, frames a second, seconds between two steps, the share
-    of steps a hand passes over the table, and the reader (None: the renderer's labels, a
-    perfect reader)."""
+    of steps a hand passes over the table, the reader (None: the renderer's labels, a
+    perfect reader), and the set's style (``vision.synth.faces.make_style``)."""
 
     size: tuple[int, int] = (1920, 1080)
     fps: float = 10.0
     hold: float = 1.2
     occlusion: float = 0.3
     reader: Callable[[Any], Any] | None = None
+    style: int = 5
 
     def table(self, game: Game) -> ScriptedTable:
-        return ScriptedTable(steps_of(game), size=self.size, fps=self.fps, hold=self.hold,
+        return ScriptedTable(steps_of(game), size=self.size, fps=self.fps, hold=self.hold, style=self.style,
                              hand_size=HAND_SIZE[game.rules.name], seed=game.seed or 0, occlusion=self.occlusion)
 
 
@@ -163,4 +167,25 @@ def misplaced(game: Game, camera: Camera = Camera()) -> list[Counter[tuple[str, 
             if where != put:
                 wrong[where, put] += 1
         out.append(wrong)
+    return out
+
+
+def named(game: Game, reader: Callable[[Any], Any], camera: Camera = Camera(occlusion=0.0)) -> Counter[tuple[str, str]]:
+    """``game``'s table after its last step (no hand over it) read once by ``reader`` (a fresh
+    live reader: its first frame is a whole-frame pass), each face-up tile against its label:
+    counted by (the label's code, the name read; "" where no box found it at IoU 0.5)."""
+    from vision.detections import box_iou
+
+    table = camera.table(game)
+    image, labels = table.picture(len(table.script))
+    up = [lab for lab in labels if lab.get("face") == "up"]
+    dets = reader(image)
+    out: Counter[tuple[str, str]] = Counter()
+    if not up:
+        return out
+    iou = box_iou(np.array([lab["box"] for lab in up], np.float32).reshape(-1, 4), dets.xyxy)
+    for lab, row in zip(up, iou, strict=True):
+        j = int(row.argmax()) if len(row) else -1
+        found = j >= 0 and row[j] >= 0.5
+        out[lab["code"], (str(Tile(int(dets.code[j]))) if dets.code[j] >= 0 else "?") if found else ""] += 1
     return out
