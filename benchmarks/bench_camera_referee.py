@@ -135,7 +135,6 @@ def pictures(args: argparse.Namespace) -> None:
     print(f"{time.perf_counter() - t0:.1f} s")
 
 
-
 KINDS = {"m": "suits", "p": "suits", "s": "suits", "z": "winds and dragons", "f": "flowers and seasons",
          "a": "animals", "j": "Vietnamese jokers", "r": "royals", "x": "American jokers"}
 

@@ -252,8 +252,8 @@ class ReadsTheTop:
         codes = []
         for c in crops:
             grey = c.mean(2) if c.ndim == 3 else c
-            ys, xs = np.nonzero(grey > 128)
-            h, w = grey.shape
+            ys = np.nonzero(grey > 128)[0]
+            h = grey.shape[0]
             top, bottom = ys.mean() < h / 3, ys.mean() > 2 * h / 3
             codes.append(Tile.M1 if top else Tile.M9 if bottom else Tile.M5)
         return np.array([int(t) for t in codes], np.int64), np.full(len(crops), 0.9, np.float32)
