@@ -128,20 +128,23 @@ SAME_TILE_IOU = 0.3
 
 
 def one_box_a_tile(items: Iterable[TileItem], iou: float = SAME_TILE_IOU) -> list[TileItem]:
-    """The pool's tiles, a second box of one name over a tile dropped: discards lie flat side
-    by side, so two boxes of one name overlapping by ``iou`` or more are one tile the detector
-    boxed twice (a web demo run saw North's 3p so, IoU 0.49, just under the detector's NMS,
-    as East discarding a 3p, and then East's 4p as South's). The surer box is kept.
+    """The pool's tiles, a second box over a tile dropped, whatever it was read as: discards
+    lie flat side by side (the renderer's boxes of two discards overlap by 0.16 at most), so
+    two boxes overlapping by ``iou`` or more are one tile the detector boxed twice. The surer
+    box is kept. A web demo run saw North's 3p boxed so (IoU 0.49, just under the detector's
+    NMS) as East discarding a 3p, and then East's 4p as South's; a Vietnamese bot hand read
+    live, South's 6s boxed again half over the 7s beside it and the box read as 7s (IoU 0.39),
+    as East discarding a 7s.
 
     >>> t = lambda code, x, c: TileItem(Tile.parse(code), (x, 0.0, x + 40, 32), c)
     >>> [str(i.tile) for i in one_box_a_tile([t("3p", 0, 0.5), t("3p", 2, 0.9), t("3p", 40, 0.8), t("4p", 1, 0.7)])]
-    ['3p', '3p', '4p']
+    ['3p', '3p']
     """
     ranked = sorted(items, key=lambda i: -i.confidence)
     overlap = box_iou(np.array([i.box for i in ranked]), np.array([i.box for i in ranked]))
     kept: list[int] = []
     for n, item in enumerate(ranked):
-        if not any(ranked[k].tile == item.tile and item.face_up and overlap[k, n] >= iou for k in kept):
+        if not any(item.face_up and overlap[k, n] >= iou for k in kept):
             kept.append(n)
     return [ranked[n] for n in kept]
 

@@ -202,6 +202,23 @@ def test_a_discard_boxed_twice_is_one_discard() -> None:
         "North discards 3p (3 dots)", "East discards 3p (3 dots)"]
 
 
+def test_a_second_box_half_over_two_discards_read_as_another_tile_is_no_discard() -> None:
+    """A Vietnamese bot hand read live: South's 6s and 7s lay one above the other, and the
+    detector boxed the 6s again half over the 7s, read as a 7s (IoU 0.39 with the 6s). It
+    came out as the next seat discarding a 7s, and the real discard after it went a seat on."""
+    det = EventDetector(first=Seat.SOUTH)
+    det.update(TableReading(), now=0.0)
+    six = TileItem(Tile.S6, (1165, 466, 1206, 497), 0.9, track=1)
+    seven = TileItem(Tile.S7, (1166, 497, 1207, 527), 0.9, track=2)
+    assert [str(e) for e in det.update(TableReading(discards=(six,)), now=1.0)] == ["South discards 6s (6 bamboo)"]
+    assert [str(e) for e in det.update(TableReading(discards=(six, seven)), now=2.0)] == ["West discards 7s (7 bamboo)"]
+    again = TileItem(Tile.S7, (1165, 480, 1206, 511), 0.6, track=3)
+    assert det.update(TableReading(discards=(six, seven, again)), now=3.0) == []
+    north = TileItem(Tile.P1, (719, 456, 757, 494), 0.9, track=4)
+    assert [str(e) for e in det.update(TableReading(discards=(six, seven, again, north)), now=4.0)] == [
+        "North discards 1p (1 dots)"]
+
+
 def test_a_refused_discard_still_passes_the_turn() -> None:
     """The referee refuses North's 7p (a fifth copy: a real discard misread, or one its book,
     out of step after an earlier misread, cannot take), and the camera's turn order goes on
