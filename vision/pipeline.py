@@ -428,7 +428,8 @@ class LivePipeline:
         reading = self.regions(steady, size)
         if self.ruleset is not None:
             reading = reading.check(self.ruleset)
-        events, refused = self._observe(self.events.update(reading, now))
+        events = self.events.update(reading, now)
+        refused = self._refused(events)
         reading = self.events.as_announced(reading)  # the overlay names what the referee recorded
         took = time.perf_counter() - start
         self._times = (self._times + [took])[-30:]
@@ -437,8 +438,8 @@ class LivePipeline:
         return LiveUpdate(self.processed - 1 if index is None else index, now, reading, events,
                           refused, len(dets), took, fps)
 
-    def _observe(self, events: list[TableEvent]) -> tuple[list[TableEvent], list[tuple[TableEvent, str]]]:
-        """Each event to the observer (the referee), and those it refused with why.
+    def _refused(self, events: list[TableEvent]) -> list[tuple[TableEvent, str]]:
+        """Each event to the observer (the referee); those it refused, with why.
 
         A refusal leaves the camera's turn order as the camera saw the table: a refused
         discard is nearly always a real one misread, or one the referee cannot take because
@@ -446,17 +447,17 @@ class LivePipeline:
         same. (The turn once went back to the refused seat: with the shipped models, a seat
         whose pung the referee had refused then had every later discard refused too, and
         two Visayan hands kept 60 of their 158 actions in order against 98.)"""
-        refused = []
+        refused: list[tuple[TableEvent, str]] = []
+        if self.observer is None:
+            return refused
         for e in events:
-            if self.observer is None:
-                break
             try:
                 why = self.observer(e)
             except ValueError as exc:  # the referee's IllegalActionError says which rule
                 why = str(exc)
             if why:
                 refused.append((e, why))
-        return events, refused
+        return refused
 
     def run(
         self,

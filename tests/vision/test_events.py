@@ -234,11 +234,11 @@ def test_a_refused_discard_still_passes_the_turn() -> None:
     assert pipe.events.update(TableReading(), now=0.0) == []
     t = lambda code, k: TileItem(Tile.parse(code), (100.0 * k, 0, 100.0 * k + 10, 14), 0.9, track=k)  # noqa: E731
     events = pipe.events.update(TableReading(discards=(t("7p", 1),)), now=1.0)
-    out, refused = pipe._observe(events)
-    assert [str(e) for e in out] == ["North discards 7p (7 dots)"] and len(refused) == 1
+    refused = pipe._refused(events)
+    assert [str(e) for e in events] == ["North discards 7p (7 dots)"] and len(refused) == 1
     events = pipe.events.update(TableReading(discards=(t("7p", 1), t("8s", 2))), now=2.0)
-    out, refused = pipe._observe(events)
-    assert [str(e) for e in out] == ["East discards 8s (8 bamboo)"] and refused == []
+    refused = pipe._refused(events)
+    assert [str(e) for e in events] == ["East discards 8s (8 bamboo)"] and refused == []
     assert said == ["North discards 7p (7 dots)", "East discards 8s (8 bamboo)"]
     assert pipe.events.turn is Seat.SOUTH and pipe.events.last_discard == (Seat.EAST, Tile.S8)
 
