@@ -167,8 +167,8 @@ class TileSmoother:
                 continue
             # a tile gone from its old place is looked for only as the new one is confirmed: later,
             # a tile of the same name hidden by a passing hand would pass for the one that moved
-            stale = [o for o in self.tracks if o.confirmed and o.misses >= 2 and o.name()[0] == tile
-                     and tr.confirmed_at == now]
+            stale = ([o for o in self.tracks if o.confirmed and o.misses >= 2 and o.name()[0] == tile]
+                     if tr.confirmed_at == now else [])
             if stale:
                 self.tracks.remove(max(stale, key=lambda o: o.misses))
                 tr.seeking = 0
