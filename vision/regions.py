@@ -1359,16 +1359,16 @@ def _split_melds(items: list[TileItem], turned: list[bool]) -> list[MeldReading]
     return out
 
 
-def _one_box_a_tile(keep: list[int], items: Sequence[TileItem], share: float) -> list[int]:
+def _second_boxes_out(keep: list[int], items: Sequence[TileItem], share: float) -> list[int]:
     """``keep`` (indices of ``items``, in order along their row) without the detector's second
     boxes: of two neighbours whose centres lie nearer than ``share`` of the tiles' short side
     (tiles side by side lie a tile apart), the less sure, until none are. A blank-framed White
     dragon pung was boxed four times at 1080p, the second box over two tiles, and read as a kang.
 
     >>> up = lambda x, c=0.9: TileItem(Tile.WHITE, (x, 0.0, x + 30, 40), c)
-    >>> _one_box_a_tile([0, 1, 2, 3], [up(0), up(30), up(45, 0.4), up(60)], 0.6)
+    >>> _second_boxes_out([0, 1, 2, 3], [up(0), up(30), up(45, 0.4), up(60)], 0.6)
     [0, 1, 3]
-    >>> _one_box_a_tile([0, 1, 2], [up(0), up(30), up(60)], 0.6)
+    >>> _second_boxes_out([0, 1, 2], [up(0), up(30), up(60)], 0.6)
     [0, 1, 2]
     """
     keep = list(keep)
@@ -1504,7 +1504,7 @@ class TableRegions:
     wall_min: int = 5  # a run of this many face-down tiles is a wall
     pool: float = 0.42  # without walls: the pool is this fraction of the table's half-size
     # of two tiles of a seat's melds side by side whose centres lie nearer than this share of
-    # their short side, the less sure is the detector's second box of one (``_one_box_a_tile``)
+    # their short side, the less sure is the detector's second box of one (``_second_boxes_out``)
     crowded: float = 0.6
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> TableReading:
@@ -1774,7 +1774,7 @@ class TableRegions:
                 bonus = [k for k, i in enumerate(run.items) if i.face_up and self.is_bonus(i.tile)]
                 flowers.extend(run.items[k] for k in bonus)
                 turned = run.turned()
-                keep = _one_box_a_tile([k for k in range(len(run)) if k not in bonus], run.items, self.crowded)
+                keep = _second_boxes_out([k for k in range(len(run)) if k not in bonus], run.items, self.crowded)
                 if len(keep) >= 3:
                     melds.extend(_split_melds([run.items[k] for k in keep], [bool(turned[k]) for k in keep]))
                 else:
