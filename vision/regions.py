@@ -1506,6 +1506,11 @@ class TableRegions:
     # of two tiles of a seat's melds side by side whose centres lie nearer than this share of
     # their short side, the less sure is the detector's second box of one (``_second_boxes_out``)
     crowded: float = 0.6
+    # a seat's melds and flowers are cut into groups at gaps wider than this (× tile width):
+    # wider than ``group_gap``, since the detector's boxes of a meld's tiles, shorter or longer
+    # than the tiles by a few pixels, opened gaps of 0.2 between touching tiles (a pung at a
+    # side seat cut in two and taken for hand tiles); the renderer sets melds 0.6 apart
+    meld_gap: float = 0.3
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> TableReading:
         items = to_items(dets)
@@ -1770,7 +1775,7 @@ class TableRegions:
         flowers: list[TileItem] = []
         for row in rows_of(front):
             row = Row.build(row.items, right)  # the seat's own left-to-right
-            for run in row.runs(self.group_gap):
+            for run in row.runs(self.meld_gap):
                 bonus = [k for k, i in enumerate(run.items) if i.face_up and self.is_bonus(i.tile)]
                 flowers.extend(run.items[k] for k in bonus)
                 turned = run.turned()
