@@ -35,7 +35,7 @@ from engine.hand import MeldKind
 from engine.seats import Seat
 from engine.tiles import Tile, format_tiles
 from vision.detections import box_iou
-from vision.readings import MeldReading, ReadingError, TableReading, TileItem
+from vision.readings import Box, MeldReading, ReadingError, TableReading, TileItem
 
 __all__ = [
     "TableEvent",
@@ -165,6 +165,7 @@ class EventDetector:
     ruleset: Any = None  # for kang gifts: anything with ``instant(kind, seat, dealer=...)``
     dealer: Seat = Seat.EAST
     forget: int = 20
+    same_place: float = 0.5  # IoU of a pool tile with where one of its name lay before: the same tile
     copy_after: int = 3  # readings a second copy of a laid-out flower must stay to be a flower of its own
     turn: Seat | None = None
     last_discard: tuple[Seat, Tile] | None = None
@@ -172,6 +173,9 @@ class EventDetector:
     _gone: dict[Tile, int] = field(default_factory=dict)
     _claimed: Counter[Tile] = field(default_factory=Counter)
     _named: dict[int, Tile] = field(default_factory=dict)  # pool tile's track id -> its name so far
+    # pool tile's track id -> its name and box when last seen; the claimed one's place is freed
+    _places: dict[int, tuple[Tile, Box]] = field(default_factory=dict)
+    _last_track: int | None = None  # the last discard's track id
     _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
     _doubt: dict[Seat, Counter[Tile]] = field(default_factory=dict)  # readings a second copy has stayed
     # an announced flower's track id -> its seat and the name it was announced by
@@ -304,6 +308,8 @@ class EventDetector:
             if self.last_discard is not None and self.last_discard[1] in tiles:
                 from_seat, called = self.last_discard
                 self._claimed[called] += 1  # it leaves the pool: forget it as soon as it is gone
+                if self._last_track is not None:  # a discard may land where it lay
+                    self._places.pop(self._last_track, None)
                 self.last_discard = None
             else:
                 called = turned
@@ -342,9 +348,39 @@ class EventDetector:
         # now reads 五) is the same tile, not a new discard: that would skip a player's turn
         renamed = Counter(i.tile for i in seen if i.face_up and i.track is not None
                           and self._named.get(i.track, i.tile) != i.tile)
+        new = [i for i in seen if i.face_up and not self._back(i, seen)]
         self._named |= {i.track: i.tile for i in seen if i.face_up and i.track is not None}
-        fresh = cur - self._pool - renamed
-        for tile in list(self._pool):  # forget what stayed away long enough
+        fresh = (cur - self._pool - renamed) & Counter(i.tile for i in new)
+        self._forget_gone(cur)
+        self._places |= {i.track: (i.tile, i.box) for i in seen if i.face_up and i.track is not None}
+        out: list[TableEvent] = []
+        if baseline:
+            return out
+        for tile in sorted(fresh.elements()):
+            item = next(i for i in new if i.tile == tile)
+            new.remove(item)
+            seat = self._discarder(item)
+            self.last_discard = (seat, tile)
+            self._last_track = item.track
+            self.turn = seat.next
+            out.append(DiscardSeen(seat, now, tile, item.track))
+        return out
+
+    def _back(self, item: TileItem, seen: list[TileItem]) -> bool:
+        """Whether ``item`` is a pool tile seen before under its name: on its track, or back in a
+        place where one lay whose track is not seen now. The detector can lose a tile for longer
+        than ``forget`` readings (a Singaporean hand read live: North's 6s, in a column of side
+        discards boxed half a tile off, gone for 60 frames), and found again it was North
+        discarding a 6s that North had discarded 12 steps before."""
+        if item.track is not None and self._named.get(item.track) is item.tile:
+            return True
+        here = {i.track for i in seen}
+        places = [box for track, (tile, box) in self._places.items() if tile is item.tile and track not in here]
+        return bool(places) and float(box_iou(np.array([item.box]), np.array(places)).max()) >= self.same_place
+
+    def _forget_gone(self, cur: Counter[Tile]) -> None:
+        """The pool's counts down to ``cur`` for what stayed away long enough, or was claimed."""
+        for tile in list(self._pool):
             if cur[tile] < self._pool[tile]:
                 self._gone[tile] = self._gone.get(tile, 0) + 1
                 if self._claimed[tile] > 0:
@@ -358,16 +394,6 @@ class EventDetector:
                 self._gone.pop(tile, None)
         self._pool |= cur
         self._pool += Counter()
-        out: list[TableEvent] = []
-        if baseline:
-            return out
-        for tile in sorted(fresh.elements()):
-            item = next(i for i in seen if i.tile == tile)
-            seat = self._discarder(item)
-            self.last_discard = (seat, tile)
-            self.turn = seat.next
-            out.append(DiscardSeen(seat, now, tile, item.track))
-        return out
 
     def _discarder(self, item: TileItem) -> Seat:
         if self.turn is not None:

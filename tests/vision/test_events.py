@@ -219,6 +219,30 @@ def test_a_second_box_half_over_two_discards_read_as_another_tile_is_no_discard(
         "North discards 1p (1 dots)"]
 
 
+def test_a_discard_lost_for_a_while_and_found_in_its_place_is_no_new_discard() -> None:
+    """A Singaporean bot hand read live: the detector lost North's 6s for 60 frames (a column
+    of side discards boxed half a tile off), and found again, under a new track, it was North
+    discarding a 6s 12 steps after North had. A claimed discard frees its place."""
+    det = EventDetector(first=Seat.NORTH, forget=3)
+    det.update(TableReading(), now=0.0)
+    six = TileItem(Tile.S6, (756, 491, 799, 524), 0.7, track=448)
+    assert [str(e) for e in det.update(TableReading(discards=(six,)), now=1.0)] == ["North discards 6s (6 bamboo)"]
+    for k in range(5):  # lost for longer than ``forget``
+        assert det.update(TableReading(), now=2.0 + k) == []
+    found = TileItem(Tile.S6, (755, 497, 799, 532), 0.5, track=500)  # IoU 0.69 with where it lay
+    assert det.update(TableReading(discards=(found,)), now=8.0) == []
+    elsewhere = TileItem(Tile.S6, (1166, 555, 1209, 584), 0.6, track=501)
+    assert [str(e) for e in det.update(TableReading(discards=(found, elsewhere)), now=9.0)] == [
+        "East discards 6s (6 bamboo)"]
+    pung = MeldReading(tuple(TileItem(Tile.S6, (300 + 30 * k, 900, 330 + 30 * k, 940), 0.9) for k in range(3)),
+                       called=True)
+    south = TableReading({Seat.SOUTH: SeatReading(Seat.SOUTH, melds=(pung,))}, discards=(found,))
+    assert [str(e) for e in det.update(south, now=10.0)][0].startswith("South: pung of 666s from East")
+    again = TileItem(Tile.S6, (1166, 556, 1209, 585), 0.6, track=502)  # a new 6s where the claimed one lay
+    south = TableReading({Seat.SOUTH: SeatReading(Seat.SOUTH, melds=(pung,))}, discards=(found, again))
+    assert [str(e) for e in det.update(south, now=11.0)] == ["South discards 6s (6 bamboo)"]
+
+
 def test_a_refused_discard_still_passes_the_turn() -> None:
     """The referee refuses North's 7p (a fifth copy: a real discard misread, or one its book,
     out of step after an earlier misread, cannot take), and the camera's turn order goes on
