@@ -13,9 +13,11 @@ ambitions) as the hand's actions pushed into an observed game one by one
 (``tests/vision/camera_referee.py``).
 
     .venv/bin/python benchmarks/bench_camera_referee.py [--hands 5] [--variants filipino visayan ...]
-        [--seed 0] [--reader truth|models] [--to page|feed] [--occlusion 0.3] [--fps 10] [--hold 1.2] [-v]
+        [--seed 0] [--reader truth|models] [--to page|feed] [--occlusion 0.3] [--fps 10] [--hold 1.2]
+        [--style 5] [-v]
     .venv/bin/python benchmarks/bench_camera_referee.py --pictures [--hands 15]
     .venv/bin/python benchmarks/bench_camera_referee.py --tiles [--hands 10 --seed 120]
+    .venv/bin/python benchmarks/bench_camera_referee.py --places [--hands 10 --seed 200]
 
 ``--reader truth`` replays the renderer's labels as detections: every tile named right, so
 what goes wrong is the pipeline's own (regions, smoothing, events, the page's book);
@@ -24,7 +26,9 @@ what goes wrong is the pipeline's own (regions, smoothing, events, the page's bo
 ``s`` in the set style ``s % 48``) once by the shipped live reader, as served, without
 turning the crops of tiles lying across upright, and without the flower look either (as
 served until stop 69), and counts the face-up tiles named right by kind (about a second a
-table and reader).
+table and reader). ``--places`` reads each hand's last table once by the live reader as served,
+after the table as dealt (so the regions stage knows where the walls stood), and counts the
+tiles put where they lie by the regions stage as served and as before stop 71.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_live import in_order  # noqa: E402
 
-from tests.vision.camera_referee import Camera, by_camera, by_hand, misplaced, named  # noqa: E402
+from tests.vision.camera_referee import Camera, by_camera, by_hand, misplaced, named, placed  # noqa: E402
 from tests.webui.referee_forms import played  # noqa: E402
 from vision.scripted import Step, steps_of  # noqa: E402
 
@@ -68,12 +72,17 @@ def main() -> None:
     ap.add_argument("--occlusion", type=float, default=0.3, help="share of steps a hand passes over the table")
     ap.add_argument("--fps", type=float, default=10.0)
     ap.add_argument("--hold", type=float, default=1.2, help="seconds between two steps")
+    ap.add_argument("--style", type=int, default=Camera.style,
+                    help="the set's style (vision.synth.faces.make_style; 0: green backs, 5: blue)")
     ap.add_argument("--pictures", action="store_true",
                     help="instead: each picture of each hand (no hand over the table) through the regions stage, "
                          "tile by tile against the renderer's labels")
     ap.add_argument("--tiles", action="store_true",
                     help="instead: each hand's last table read once by the live reader as served and as before "
                          "stop 70, tile by tile against the renderer's labels")
+    ap.add_argument("--places", action="store_true",
+                    help="instead: each hand's last table read once by the live reader, its tiles put in regions "
+                         "as served and as before stop 71, tile by tile against the renderer's labels")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every hand, and what was refused")
     args = ap.parse_args()
     if args.pictures:
@@ -82,12 +91,15 @@ def main() -> None:
     if args.tiles:
         tiles(args)
         return
+    if args.places:
+        places(args)
+        return
     reader = None
     if args.reader == "models":
         from vision.pipeline import default_reader
 
         reader = default_reader(live=True)
-    camera = Camera(fps=args.fps, hold=args.hold, occlusion=args.occlusion, reader=reader)
+    camera = Camera(fps=args.fps, hold=args.hold, occlusion=args.occlusion, reader=reader, style=args.style)
     t0 = time.perf_counter()
     data_dir = tempfile.mkdtemp(prefix="bench-camera-referee-")
     for variant in args.variants:
@@ -177,6 +189,35 @@ def tiles(args: argparse.Namespace) -> None:
         wrong = Counter({k: n for k, n in counts.items() if k[0] != k[1]})
         print("  most often wrong: " + ", ".join(f"{code} as {read or 'not found'} {n}"
                                                  for (code, read), n in wrong.most_common(8)))
+    print(f"{time.perf_counter() - t0:.1f} s")
+
+
+def places(args: argparse.Namespace) -> None:
+    """The tiles of each hand's last table (the standing hands' apart) that the live reader as
+    served boxes and the regions stage puts where they lie, as served and as before stop 71
+    (a seat's groups cut at gaps of 0.12 of a tile), on the tables whose four walls it boxed
+    as dealt; and the places most often given wrongly."""
+    fresh = _live_readers()["served"]
+    settings = {"served": {}, "groups cut at 0.12": {"meld_gap": 0.12}}
+    got = {name: Counter[tuple[str, str]]() for name in settings}
+    unseen = []
+    t0 = time.perf_counter()
+    for variant in args.variants:
+        for seed in range(args.seed, args.seed + args.hands):
+            counts = placed(played(variant, seed)[0], fresh, settings, Camera(occlusion=0.0, style=seed % 48))
+            if counts is None:
+                unseen.append(f"{variant} {seed}")
+                continue
+            for name in settings:
+                got[name] += counts[name]
+    tables = len(args.variants) * args.hands
+    print(f"{tables - len(unseen)} of {tables} tables with all four walls boxed as dealt "
+          f"(not: {', '.join(unseen) or 'none'})")
+    for name, counts in got.items():
+        right = sum(n for (where, put), n in counts.items() if where == put)
+        print(f"{name}: {right} of {sum(counts.values())} tiles where they lie", flush=True)
+        wrong = Counter({k: n for k, n in counts.items() if k[0] != k[1]})
+        print("  most often wrong: " + ", ".join(f"{where} as {put} {n}" for (where, put), n in wrong.most_common(6)))
     print(f"{time.perf_counter() - t0:.1f} s")
 
 

@@ -1545,6 +1545,11 @@ class TableRegions:
         seats = {s: self._seat_reading(s, by_seat[s], hands.get(s, []), centre, long_side) for s in Seat}
         return TableReading(seats, tuple(discards), tuple(walls), (), image_size)
 
+    @property
+    def walls_known(self) -> bool:
+        """Whether all four walls have been seen at once, so that where they stood is remembered."""
+        return self._seen is not None
+
     def _walls_now(self, items: list[TileItem], lines: list[Row], image_size: tuple[int, int] | None,
                    long_side: float) -> tuple[np.ndarray, list[TileItem], dict[Seat, list[TileItem]], dict[str, float]]:
         """The table's centre, the walls' tiles, the standing hands' and each side's wall depth.

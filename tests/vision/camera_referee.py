@@ -146,6 +146,17 @@ def _to_book(book: Any, event: TableEvent) -> str:
     return ""
 
 
+def _where(label: dict[str, Any]) -> str:
+    """Where a labelled tile lies: its region, and its seat but in the walls and the pool."""
+    seat = label.get("seat")
+    return label["region"] if seat is None or label["region"] in ("wall", "discard") else f"{label['region']} {Seat(seat)}"
+
+
+def _put(region: str, seat: Seat | None) -> str:
+    """Where a reading put a tile, as ``_where`` says it."""
+    return region if seat is None or region in ("wall", "discard") else f"{region} {seat}"
+
+
 def misplaced(game: Game, camera: Camera = Camera()) -> list[Counter[tuple[str, str]]]:
     """Each picture of ``game``'s table after each step (no hand over it) read by one regions
     stage in turn, as the live pipeline reads them: per picture, the tiles put in the wrong
@@ -159,14 +170,43 @@ def misplaced(game: Game, camera: Camera = Camera()) -> list[Counter[tuple[str, 
         reading = regions(to_items(labels_to_detections(labels)), table.size)
         wrong: Counter[tuple[str, str]] = Counter()
         for item, region, seat, _ in reading.items():
-            lab = truth[item.box]
-            where = lab["region"] + ("" if lab.get("seat") is None else f" {Seat(lab['seat'])}")
-            put = region + ("" if seat is None or region in ("wall", "discard") else f" {seat}")
-            if lab["region"] in ("wall", "discard"):
-                where = lab["region"]
+            where, put = _where(truth[item.box]), _put(region, seat)
             if where != put:
                 wrong[where, put] += 1
         out.append(wrong)
+    return out
+
+
+def placed(game: Game, fresh: Callable[[], Callable[[Any], Any]], settings: dict[str, dict[str, Any]],
+           camera: Camera = Camera(occlusion=0.0)) -> dict[str, Counter[tuple[str, str]]] | None:
+    """``game``'s table after its last step (no hand over it) read by ``fresh()`` (a fresh live
+    reader: its first frame is a whole-frame pass) and put in regions by a ``TableRegions`` for each of ``settings`` that first saw
+    the table as dealt, its four walls whole (as a camera watching from the start remembers
+    them): each tile but the standing hands' against its label, counted by (where it lies,
+    where it was put; "not found" where no box covers it at IoU 0.3). None when the reader
+    boxed fewer than four walls on the table as dealt.
+    """
+    from vision.detections import box_iou
+
+    table = camera.table(game)
+    dealt, _ = table.picture(0)
+    image, labels = table.picture(len(table.script))
+    first, last = to_items(fresh()(dealt)), to_items(fresh()(image))
+    laid = [lab for lab in labels if lab["region"] not in ("hand", "occluder")]
+    out = {}
+    for name, kw in settings.items():
+        regions = TableRegions(TableLayout(Seat.EAST), is_bonus=_is_bonus(load_ruleset(game.rules.ruleset_name)), **kw)
+        regions(first, table.size)
+        if not regions.walls_known:
+            return None
+        items = list(regions(last, table.size).items())
+        iou = box_iou(np.array([lab["box"] for lab in laid], np.float32).reshape(-1, 4),
+                      np.array([i.box for i, *_ in items], np.float32).reshape(-1, 4))
+        counts: Counter[tuple[str, str]] = Counter()
+        for lab, row in zip(laid, iou, strict=True):
+            j = int(row.argmax()) if len(row) else -1
+            counts[_where(lab), _put(items[j][1], items[j][2]) if j >= 0 and row[j] >= 0.3 else "not found"] += 1
+        out[name] = counts
     return out
 
 
