@@ -1547,7 +1547,8 @@ class TableRegions:
 
     @property
     def walls_known(self) -> bool:
-        """Whether all four walls have been seen at once, so that where they stood is remembered."""
+        """Whether three walls or four have been seen at once, so that where they stood is
+        remembered."""
         return self._seen is not None
 
     def _walls_now(self, items: list[TileItem], lines: list[Row], image_size: tuple[int, int] | None,
@@ -1565,6 +1566,11 @@ class TableRegions:
         centre = self._centre(items, lines, image_size)
         walls, hands, wall_depth = self._walls_and_hands(lines, centre, long_side)
         if len(wall_depth) == 4 and self._same_walls(wall_depth, hands, long_side):
+            self._seen = _WallsSeen(centre, self._rot, dict(wall_depth))
+            return centre, walls, hands, wall_depth
+        if len(wall_depth) == 3 and (self._seen is None or len(self._seen.depth) == 3) \
+                and self._same_walls(wall_depth, hands, long_side):
+            # a wall the detector never boxes (backs the felt's colour): three are remembered
             self._seen = _WallsSeen(centre, self._rot, dict(wall_depth))
             return centre, walls, hands, wall_depth
         if self._seen is None:
@@ -1586,7 +1592,25 @@ class TableRegions:
             return np.array(self.layout.centre, dtype=np.float64)
         src = [i for r in lines for i in r.items] if len(lines) >= 4 else items
         b = np.array([i.box for i in src])
-        return np.array([(b[:, 0].min() + b[:, 2].max()) / 2, (b[:, 1].min() + b[:, 3].max()) / 2])
+        centre = np.array([(b[:, 0].min() + b[:, 2].max()) / 2, (b[:, 1].min() + b[:, 3].max()) / 2])
+        return self._balanced(centre, lines)
+
+    def _balanced(self, centre: np.ndarray, lines: list[Row]) -> np.ndarray:
+        """``centre`` (the middle of the rows of backs) mended where a side shows none: the
+        middle of the rows running the other way. A set whose backs are the felt's colour
+        shows its near wall and hand as one band the detector does not box; the middle of
+        the rest lay half a wall's depth off, and the side walls were taken for hands."""
+        if len(lines) < 2:
+            return centre
+        mids = np.array([(self._rot @ (_centres(r.items).mean(0) - centre)) for r in lines])
+        across = np.array([abs(float((self._rot @ r.direction)[0])) >= abs(float((self._rot @ r.direction)[1]))
+                           for r in lines])  # rows along the table's x: the top and bottom sides
+        shift = np.zeros(2)
+        for axis, along_other in ((1, ~across), (0, across)):
+            own = mids[~along_other, axis]  # this axis's own sides' rows (top/bottom for y)
+            if len(own) and along_other.any() and (np.all(own > 0) or np.all(own < 0)):
+                shift[axis] = float(mids[along_other, axis].mean())  # one side missing
+        return centre + self._rot.T @ shift
 
     _rot: np.ndarray = field(default_factory=lambda: np.eye(2), repr=False)
     _seen: _WallsSeen | None = field(default=None, repr=False)  # the four walls when last seen

@@ -832,6 +832,23 @@ def test_a_pung_with_a_second_box_between_two_of_its_tiles_is_a_pung(seat: Seat)
     assert [m.tiles for m in got.seat(seat).melds] == [(Tile.WHITE,) * 3]
 
 
+def test_a_table_whose_near_wall_and_hand_are_not_boxed_keeps_its_other_walls() -> None:
+    """Backs the felt's colour: the detector boxed no tile of the near wall or of the near
+    player's standing hand (set styles 7, 12, 14 of the renderer). The middle of the rows of
+    backs left lay half a wall's depth up, and the side walls were taken for hands; the
+    three walls seen are now walls, and remembered for when they are drawn down."""
+    table = ScriptedTable([Step("discard", Seat.EAST, (Tile.M1,))], size=(960, 540), occlusion=0.0)
+    _, labels = table.picture(1)
+    walls = sorted((lab for lab in labels if lab["region"] == "wall"), key=lambda lab: -(lab["box"][1] + lab["box"][3]))
+    near = {id(lab) for lab in walls[:18]} | {id(lab) for lab in labels if lab["region"] == "hand" and lab["seat"] == 0}
+    seen = [lab for lab in labels if id(lab) not in near]
+    regions = TableRegions(TableLayout(Seat.EAST))
+    got = regions(labels_to_detections(seen), table.size)
+    assert len(got.walls) == sum(lab["region"] == "wall" for lab in seen) and regions.walls_known
+    assert [got.seat(s).concealed_count for s in Seat] == [0, 16, 16, 16]
+    assert [str(i.tile) for i in got.discards] == ["1m"]
+
+
 @pytest.mark.parametrize("seat", list(Seat))
 def test_a_pung_boxed_a_little_short_of_its_tiles_is_a_pung(seat: Seat) -> None:
     """The detector's boxes of a meld's tiles fall short of the tiles by a few pixels, and
