@@ -181,10 +181,10 @@ def placed(game: Game, fresh: Callable[[], Callable[[Any], Any]], settings: dict
            camera: Camera = Camera(occlusion=0.0)) -> dict[str, Counter[tuple[str, str]]] | None:
     """``game``'s table after its last step (no hand over it) read by ``fresh()`` (a fresh live
     reader: its first frame is a whole-frame pass) and put in regions by a ``TableRegions`` for each of ``settings`` that first saw
-    the table as dealt, its four walls whole (as a camera watching from the start remembers
+    the table as dealt, its walls whole (as a camera watching from the start remembers
     them): each tile but the standing hands' against its label, counted by (where it lies,
     where it was put; "not found" where no box covers it at IoU 0.3). None when the reader
-    boxed fewer than four walls on the table as dealt.
+    boxed fewer than three walls on the table as dealt.
     """
     from vision.detections import box_iou
 
