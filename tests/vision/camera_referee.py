@@ -180,11 +180,11 @@ def misplaced(game: Game, camera: Camera = Camera()) -> list[Counter[tuple[str, 
 def placed(game: Game, fresh: Callable[[], Callable[[Any], Any]], settings: dict[str, dict[str, Any]],
            camera: Camera = Camera(occlusion=0.0)) -> dict[str, Counter[tuple[str, str]]] | None:
     """``game``'s table after its last step (no hand over it) read by ``fresh()`` (a fresh live
-    reader: its first frame is a whole-frame pass) and put in regions by a ``TableRegions`` for each of ``settings`` that first saw
-    the table as dealt, its walls whole (as a camera watching from the start remembers
-    them): each tile but the standing hands' against its label, counted by (where it lies,
-    where it was put; "not found" where no box covers it at IoU 0.3). None when the reader
-    boxed fewer than three walls on the table as dealt.
+    reader: its first frame is a whole-frame pass) and put in regions by a ``TableRegions``
+    made with each of ``settings``, which first saw the table as dealt, its walls whole (as a
+    camera watching from the start remembers them): each tile but the standing hands' against
+    its label, counted by (where it lies, where it was put; "not found" where no box covers it
+    at IoU 0.3). None when the reader boxed fewer than three walls on the table as dealt.
     """
     from vision.detections import box_iou
 
