@@ -1478,8 +1478,8 @@ class TableLayout:
 
 @dataclass(frozen=True)
 class _WallsSeen:
-    """Where the four walls stood when last seen: the table's centre and turn in the image,
-    and each side's wall depth from the centre."""
+    """Where the walls (four, or three when the detector never boxes one) stood when last seen:
+    the table's centre and turn in the image, and each seen side's wall depth from the centre."""
 
     centre: np.ndarray
     rot: np.ndarray
@@ -1613,7 +1613,7 @@ class TableRegions:
         return centre + self._rot.T @ shift
 
     _rot: np.ndarray = field(default_factory=lambda: np.eye(2), repr=False)
-    _seen: _WallsSeen | None = field(default=None, repr=False)  # the four walls when last seen
+    _seen: _WallsSeen | None = field(default=None, repr=False)  # the walls (three or four) when last seen
 
     def _local(self, c: tuple[float, float], centre: np.ndarray) -> tuple[float, float]:
         """Offset from the centre in the table's own axes (the walls' directions)."""
