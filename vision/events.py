@@ -348,7 +348,8 @@ class EventDetector:
         # now reads 五) is the same tile, not a new discard: that would skip a player's turn
         renamed = Counter(i.tile for i in seen if i.face_up and i.track is not None
                           and self._named.get(i.track, i.tile) != i.tile)
-        new = [i for i in seen if i.face_up and not self._back(i, seen)]
+        here = {i.track for i in seen}
+        new = [i for i in seen if i.face_up and not self._back(i, here)]
         self._named |= {i.track: i.tile for i in seen if i.face_up and i.track is not None}
         fresh = (cur - self._pool - renamed) & Counter(i.tile for i in new)
         self._forget_gone(cur)
@@ -366,15 +367,14 @@ class EventDetector:
             out.append(DiscardSeen(seat, now, tile, item.track))
         return out
 
-    def _back(self, item: TileItem, seen: list[TileItem]) -> bool:
+    def _back(self, item: TileItem, here: set[int | None]) -> bool:
         """Whether ``item`` is a pool tile seen before under its name: on its track, or back in a
-        place where one lay whose track is not seen now. The detector can lose a tile for longer
-        than ``forget`` readings (a Singaporean hand read live: North's 6s, in a column of side
-        discards boxed half a tile off, gone for 60 frames), and found again it was North
-        discarding a 6s that North had discarded 12 steps before."""
+        place where one lay whose track is not ``here`` (the tracks seen now). The detector can
+        lose a tile for longer than ``forget`` readings (a Singaporean hand read live: North's
+        6s, in a column of side discards boxed half a tile off, gone for 60 frames), and found
+        again it was North discarding a 6s that North had discarded 12 steps before."""
         if item.track is not None and self._named.get(item.track) is item.tile:
             return True
-        here = {i.track for i in seen}
         places = [box for track, (tile, box) in self._places.items() if tile is item.tile and track not in here]
         return bool(places) and float(box_iou(np.array([item.box]), np.array(places)).max()) >= self.same_place
 

@@ -1565,12 +1565,9 @@ class TableRegions:
         self._rot = _table_rotation(lines)
         centre = self._centre(items, lines, image_size)
         walls, hands, wall_depth = self._walls_and_hands(lines, centre, long_side)
-        if len(wall_depth) == 4 and self._same_walls(wall_depth, hands, long_side):
-            self._seen = _WallsSeen(centre, self._rot, dict(wall_depth))
-            return centre, walls, hands, wall_depth
-        if len(wall_depth) == 3 and (self._seen is None or len(self._seen.depth) == 3) \
-                and self._same_walls(wall_depth, hands, long_side):
-            # a wall the detector never boxes (backs the felt's colour): three are remembered
+        # a wall the detector never boxes (backs the felt's colour): three are remembered, until four are seen
+        enough = len(wall_depth) == 4 or (len(wall_depth) == 3 and (self._seen is None or len(self._seen.depth) == 3))
+        if enough and self._same_walls(wall_depth, hands, long_side):
             self._seen = _WallsSeen(centre, self._rot, dict(wall_depth))
             return centre, walls, hands, wall_depth
         if self._seen is None:
@@ -1603,8 +1600,8 @@ class TableRegions:
         if len(lines) < 2:
             return centre
         mids = np.array([(self._rot @ (_centres(r.items).mean(0) - centre)) for r in lines])
-        across = np.array([abs(float((self._rot @ r.direction)[0])) >= abs(float((self._rot @ r.direction)[1]))
-                           for r in lines])  # rows along the table's x: the top and bottom sides
+        ways = np.abs(np.array([self._rot @ r.direction for r in lines]))
+        across = ways[:, 0] >= ways[:, 1]  # rows along the table's x: the top and bottom sides
         shift = np.zeros(2)
         for axis, along_other in ((1, ~across), (0, across)):
             own = mids[~along_other, axis]  # this axis's own sides' rows (top/bottom for y)
