@@ -204,7 +204,7 @@ def places(args: argparse.Namespace) -> None:
     served boxes and the regions stage puts where they lie, as served and as before stop 71
     (a seat's groups cut at gaps of 0.12 of a tile), on the tables where it boxed three walls
     or four as dealt; and the places most often given wrongly."""
-    fresh = _live_readers()["served"]
+    fresh = _live_readers(args.imgsz)["served"]
     settings = {"served": {}, "groups cut at 0.12": {"meld_gap": 0.12}}
     got = {name: Counter[tuple[str, str]]() for name in settings}
     unseen = []
