@@ -1539,8 +1539,10 @@ class TableRegions:
         hand_lines = self._hand_lines(hands)
         for row in rows_of(outside):
             for run in row.runs(self.group_gap):
-                side, _ = self._scaled_side(tuple(_centres(run.items).mean(0)), centre, wall_depth)
-                owner = self._owner(run, hand_lines, long_side) or self.layout.seat_at(side)
+                owner = self._owner(run, hand_lines, long_side)
+                if owner is None:  # not ``or``: East is seat 0, and falsy
+                    side, _ = self._scaled_side(tuple(_centres(run.items).mean(0)), centre, wall_depth)
+                    owner = self.layout.seat_at(side)
                 by_seat[owner].extend(run.items)
         seats = {s: self._seat_reading(s, by_seat[s], hands.get(s, []), centre, long_side) for s in Seat}
         return TableReading(seats, tuple(discards), tuple(walls), (), image_size)

@@ -849,6 +849,20 @@ def test_a_table_whose_near_wall_and_hand_are_not_boxed_keeps_its_other_walls() 
     assert [str(i.tile) for i in got.discards] == ["1m"]
 
 
+def test_a_flower_in_front_of_easts_row_is_easts_when_the_near_wall_is_not_boxed() -> None:
+    """East's first flower, laid at the left end of its row, lies near the diagonal to North's
+    side; with the near wall unboxed (red backs, set style 12) that side's depth was a guess
+    and the flower's sector came out North's. The row it lay in front of is East's, and the
+    seat so found was dropped: East is seat 0, and ``owner or sector`` took the sector."""
+    table = ScriptedTable([Step("flower", Seat.EAST, (Tile.parse("1f"),))], size=(960, 540), occlusion=0.0)
+    _, labels = table.picture(1)
+    walls = sorted((lab for lab in labels if lab["region"] == "wall"), key=lambda lab: -(lab["box"][1] + lab["box"][3]))
+    near = {id(lab) for lab in walls[:18]}
+    got = TableRegions(TableLayout(Seat.EAST))(labels_to_detections([lab for lab in labels if id(lab) not in near]),
+                                               table.size)
+    assert [[str(i.tile) for i in got.seat(s).flowers] for s in Seat] == [["1f"], [], [], []]
+
+
 @pytest.mark.parametrize("seat", list(Seat))
 def test_a_pung_boxed_a_little_short_of_its_tiles_is_a_pung(seat: Seat) -> None:
     """The detector's boxes of a meld's tiles fall short of the tiles by a few pixels, and
