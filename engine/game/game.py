@@ -1366,8 +1366,8 @@ class Game:
         tiles = [t for m in melds for t in m.tiles] + list(hand.concealed)
         full_flush = tiles[0].is_suited and len({t.suit for t in tiles}) == 1
         all_honours = all(t.is_honor for t in tiles)
-        if frm is not None and (fed := self._fed_the_win(seat, tile, frm, full_flush, all_honours)):
-            return fed
+        if frm is not None and (fed := self._fed_the_win(seat, tile, frm, full_flush, all_honours)) is not None:
+            return fed  # ``is not None``: East is seat 0, and falsy
         return _fed_a_meld(seat, melds, full_flush, all_honours)
 
     def _shows_four_tai(self, seat: Seat, tile: Tile, melds: Sequence[Meld]) -> bool:

@@ -322,6 +322,30 @@ def test_singapore_bao_the_tile_that_feeds_three_melds_of_a_suit_a_full_flush_pa
     assert shared == {E: -8, S: 32, W: -16, N: -8}  # 004's table: the discarder twice the base
 
 
+def test_singapore_bao_east_feeding_the_full_flush_pays_for_all() -> None:
+    """The same bao with East the thrower: East is seat 0, and a check of the thrower's truth
+    (not ``is not None``) let everyone share the win, East paying only the discarder's double."""
+    g = Game(rules_for("singaporean"), mode="observed")
+    play(g, """E discard 5s
+               S discard 6s
+               W discard 1p
+               N pung
+               N discard 9m
+               E discard 2m
+               S discard 3m
+               W discard 4p
+               N pung
+               N discard 8m
+               E discard 2s
+               S discard 3s
+               W discard 7p
+               N pung
+               N discard 9s
+               E discard 9p""")
+    events = g.push(Win(N, tuple(parse_tiles("5p6p7p9p9p"))))
+    assert next(e for e in events if e.kind == "win").payments == {E: -32, S: 0, W: 0, N: 32}
+
+
 def test_singapore_bao_the_last_dragon_to_two_dragon_pungs_and_the_last_wind_to_three() -> None:
     """004, Bao: two dragon pungs melded, the remaining dragon; three wind pungs melded, the
     remaining wind: the thrower pays for all."""
