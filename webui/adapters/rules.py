@@ -217,7 +217,9 @@ class Rules:
         return Analysis(str(hand), hand.tile_count, size, "not ready", "Not ready yet." + away, shanten=shanten)
 
     def _score(self, ruleset: Any, hand: Hand, size: int, s: Situation) -> Analysis:
-        win_tile = s.win_tile or (hand.concealed[-1] if hand.concealed else hand.melds[-1].tiles[-1])
+        win_tile = s.win_tile  # not ``or``: the 1m is tile 0, and falsy
+        if win_tile is None:
+            win_tile = hand.concealed[-1] if hand.concealed else hand.melds[-1].tiles[-1]
         kwargs: dict[str, Any] = {name: True for name in s.flags}
         try:
             score = ruleset.score(hand, win_tile=win_tile, winner=s.winner, self_drawn=s.self_drawn,
