@@ -310,7 +310,8 @@ class ScriptedTable:
             elif step.kind in ("chow", "pung") or step.kind in ("kang", "beauty", "news") and step.from_seat is not None:
                 if last is not None and seats[last].discards:
                     seats[last].discards.pop()
-                turned = {1: 0, 2: 1, 3: 2}[(step.seat - (step.from_seat or step.seat.previous)) % 4 or 3]
+                frm = step.from_seat if step.from_seat is not None else step.seat.previous  # East is 0: no ``or``
+                turned = {1: 0, 2: 1, 3: 2}[(step.seat - frm) % 4 or 3]
                 st.melds.append((step, turned))
                 # a kang and NEWS take a replacement tile
                 st.hand -= len(step.tiles) - 1 - (step.kind in ("kang", "news"))
