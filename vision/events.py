@@ -282,7 +282,8 @@ class EventDetector:
         cur = self._shown[seat]
         turned_of: dict[Any, Tile | None] = {}
         for kind, tiles, turned in sigs:  # the sideways tile, where any copy shows one
-            turned_of[kind, tiles] = turned_of.get((kind, tiles)) or turned
+            if turned_of.get((kind, tiles)) is None:  # not ``or``: the 1m is tile 0, and falsy
+                turned_of[kind, tiles] = turned
         fresh = cur - known
         out: list[TableEvent] = []
         for kind, tiles in sorted(fresh.elements(), key=str):

@@ -116,6 +116,21 @@ def test_a_meld_whose_turned_tile_flickers_is_announced_once() -> None:
     assert [e.tiles for e in det.update(seat(lying, other))] == [(Tile.S2, Tile.S3, Tile.S4)]
 
 
+def test_a_second_equal_meld_keeps_the_sideways_1m_that_a_copy_shows() -> None:
+    """The 1m is tile 0, and falsy: the sideways tile one copy showed was dropped for the
+    other copy's none."""
+    from dataclasses import replace
+
+    det = EventDetector(first=Seat.EAST)
+    chow = tuple(_item(c, 10 * k, k) for k, c in enumerate(("1m", "2m", "3m")))
+    lying = MeldReading((replace(chow[0], turned=True), *chow[1:]), called=True)
+    upright = MeldReading(chow, called=True)
+    seat = lambda *melds: TableReading({Seat.WEST: SeatReading(Seat.WEST, melds=melds)})  # noqa: E731
+    det.update(seat())
+    assert [e.called for e in det.update(seat(lying))] == [Tile.M1]
+    assert [e.called for e in det.update(seat(lying, upright))] == [Tile.M1]
+
+
 def test_referee_refusal_is_reported_not_raised() -> None:
     feed = RefereeFeed(Game("filipino", mode="observed"))
     why = feed(DiscardSeen(Seat.WEST, 0.0, Tile.M1))  # West cannot open the game
