@@ -89,10 +89,12 @@ def _seat_field(form: dict[str, str], name: str, label: str) -> Seat | None:
 
 def _setup(form: dict[str, str], variant: str) -> TableSetup:
     """The table as the set-up form describes it; every field is checked before anything is written."""
-    dealer = _seat_field(form, "dealer", "dealer") or Seat.EAST
-    round_wind = _seat_field(form, "round", "round wind") or Seat.EAST
+    dealer = _seat_field(form, "dealer", "dealer")
+    round_wind = _seat_field(form, "round", "round wind")
     first = _seat_field(form, "first_dealer", "first dealer")
-    return TableSetup(variant, _names(form), dealer, round_wind, _table_rules(variant, form), first)
+    east = Seat.EAST  # the default of an empty field (tested ``is None``: East is 0, and falsy)
+    return TableSetup(variant, _names(form), east if dealer is None else dealer,
+                      east if round_wind is None else round_wind, _table_rules(variant, form), first)
 
 
 @bp.post("/new")
