@@ -74,6 +74,8 @@ def main() -> None:
     ap.add_argument("--hold", type=float, default=1.2, help="seconds between two steps")
     ap.add_argument("--style", type=int, default=Camera.style,
                     help="the set's style (vision.synth.faces.make_style; 0: green backs, 5: blue)")
+    ap.add_argument("--seam", type=float, default=Camera.seam,
+                    help="how bright the tiles' edges are drawn against their faces (1: none, as until stop 72)")
     ap.add_argument("--pictures", action="store_true",
                     help="instead: each picture of each hand (no hand over the table) through the regions stage, "
                          "tile by tile against the renderer's labels")
@@ -102,7 +104,8 @@ def main() -> None:
 
         reader = default_reader(live=True)
         reader.imgsz = args.imgsz or reader.imgsz
-    camera = Camera(fps=args.fps, hold=args.hold, occlusion=args.occlusion, reader=reader, style=args.style)
+    camera = Camera(fps=args.fps, hold=args.hold, occlusion=args.occlusion, reader=reader, style=args.style,
+                    seam=args.seam)
     t0 = time.perf_counter()
     data_dir = tempfile.mkdtemp(prefix="bench-camera-referee-")
     for variant in args.variants:
@@ -180,7 +183,7 @@ def tiles(args: argparse.Namespace) -> None:
     for variant in args.variants:
         for seed in range(args.seed, args.seed + args.hands):
             game = played(variant, seed)[0]
-            camera = Camera(occlusion=0.0, style=seed % 48)
+            camera = Camera(occlusion=0.0, style=seed % 48, seam=args.seam)
             for name, fresh in readers.items():
                 got[name] += named(game, fresh(), camera)
     for name, counts in got.items():
@@ -211,7 +214,7 @@ def places(args: argparse.Namespace) -> None:
     t0 = time.perf_counter()
     for variant in args.variants:
         for seed in range(args.seed, args.seed + args.hands):
-            counts = placed(played(variant, seed)[0], fresh, settings, Camera(occlusion=0.0, style=seed % 48))
+            counts = placed(played(variant, seed)[0], fresh, settings, Camera(occlusion=0.0, style=seed % 48, seam=args.seam))
             if counts is None:
                 unseen.append(f"{variant} {seed}")
                 continue

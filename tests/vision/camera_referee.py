@@ -29,7 +29,7 @@ from tests.webui.referee_forms import paid
 from vision.events import RefereeFeed, TableEvent
 from vision.pipeline import LivePipeline, _is_bonus, load_ruleset
 from vision.regions import TableLayout, TableRegions, to_items
-from vision.scripted import ScriptedTable, labels_to_detections, steps_of
+from vision.scripted import SEAM, ScriptedTable, labels_to_detections, steps_of
 
 HAND_SIZE = {"filipino": 16, "visayan": 16, "singaporean": 13, "vietnamese": 13}
 
@@ -81,7 +81,8 @@ def by_hand(game: Game) -> Record:
 class Camera:
     """How the hand is shown: frame size, frames a second, seconds between two steps, the share
     of steps a hand passes over the table, the reader (None: the renderer's labels, a
-    perfect reader), and the set's style (``vision.synth.faces.make_style``)."""
+    perfect reader), the set's style (``vision.synth.faces.make_style``) and how bright its
+    tiles' edges are drawn (1: none)."""
 
     size: tuple[int, int] = (1920, 1080)
     fps: float = 10.0
@@ -89,10 +90,12 @@ class Camera:
     occlusion: float = 0.3
     reader: Callable[[Any], Any] | None = None
     style: int = 5
+    seam: float = SEAM  # the tiles' edges drawn (``vision.scripted.SEAM``), since stop 72
 
     def table(self, game: Game) -> ScriptedTable:
         return ScriptedTable(steps_of(game), size=self.size, fps=self.fps, hold=self.hold, style=self.style,
-                             hand_size=HAND_SIZE[game.rules.name], seed=game.seed or 0, occlusion=self.occlusion)
+                             hand_size=HAND_SIZE[game.rules.name], seed=game.seed or 0, occlusion=self.occlusion,
+                             seam=self.seam)
 
 
 def by_camera(game: Game, camera: Camera = Camera(), to: str = "page", data_dir: str | None = None) -> Record:

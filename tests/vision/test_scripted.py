@@ -19,3 +19,30 @@ def test_a_pung_of_easts_discard_turns_the_tile_toward_east(claimer: Seat, turne
     _, labels = table.picture(2)
     meld = [lab for lab in labels if lab["region"] == "meld"]
     assert [lab["turned"] for lab in meld] == [k == turned for k in range(3)]
+
+
+def test_seams_part_a_walls_tiles_and_move_no_label() -> None:
+    """Drawn without seams, a wall of touching backs the felt's green is one slab, which the
+    served live reader did not box (``vision.scripted.SEAM``). With them, the edges between
+    two of its stacks are darker than the middles of their backs; the labels stay."""
+    import numpy as np
+
+    from vision.scripted import SEAM
+
+    script = [Step("discard", Seat.EAST, (Tile.M1,))]
+    plain, labels = ScriptedTable(script, size=(960, 540), style=0).picture(0)
+    seamed, seamed_labels = ScriptedTable(script, size=(960, 540), style=0, seam=SEAM).picture(0)
+    assert seamed_labels == labels
+    top = min((lab for lab in labels if lab["region"] == "wall"), key=lambda lab: lab["box"][1])
+    row = [lab for lab in labels if lab["region"] == "wall" and abs(lab["box"][1] - top["box"][1]) < 3]
+    row.sort(key=lambda lab: lab["box"][0])
+    a, b = row[3]["box"], row[4]["box"]
+    y = (a[1] + a[3]) // 2
+    edge = int(round((a[2] + b[0]) / 2))
+    middle = (a[0] + a[2]) // 2
+
+    def grey(img: np.ndarray, x: int) -> float:  # the darkest column by x (a seam is a line 1 px wide)
+        return float(img[y - 1:y + 2, x - 2:x + 3].mean(axis=(0, 2)).min())
+
+    assert grey(seamed, edge) < grey(seamed, middle) - 10
+    assert abs(grey(plain, edge) - grey(plain, middle)) < 10
