@@ -75,7 +75,8 @@ def main() -> None:
     ap.add_argument("--style", type=int, default=Camera.style,
                     help="the set's style (vision.synth.faces.make_style; 0: green backs, 5: blue)")
     ap.add_argument("--seam", type=float, default=Camera.seam,
-                    help="how bright the tiles' edges are drawn against their faces (1: none, as until stop 72)")
+                    help="how bright the tiles' edges are drawn against their faces (1: none; "
+                         "vision.scripted.SEAM, 0.7: as the training scenes draw them)")
     ap.add_argument("--pictures", action="store_true",
                     help="instead: each picture of each hand (no hand over the table) through the regions stage, "
                          "tile by tile against the renderer's labels")

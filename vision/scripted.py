@@ -255,11 +255,11 @@ class _SeatState:
 
 
 # A tile's edges drawn this bright against its faces (``vision.synth.render``'s ``seam``; the
-# middle of the training scenes' ``vision.synth.scenes.SEAM_RANGE``), as the bot-played tables
-# of ``bench_camera_referee.py`` are since stop 72. Drawn without, a wall of touching backs is
-# one slab: of the 48 set styles the served live reader knew the walls as dealt in 36 (2 of
-# the 11 with green backs on the green felt); with them, in 47. The demo video keeps none: its
-# blue walls are boxed either way, and with seams, through MJPG, West's 2m read as 1m.
+# middle of the training scenes' ``vision.synth.scenes.SEAM_RANGE``): ``bench_camera_referee.py
+# --seam``. Drawn without (the default, as every figure until stop 72), a wall of touching
+# backs is one slab: of the 48 set styles the served live reader knew the walls as dealt in 36
+# (2 of the 11 with green backs on the green felt); with them, in 47. The classifier, taught
+# on crops without them, names some tiles worse with them (``models/HISTORY.md``, stop 72).
 SEAM = 0.7
 
 

@@ -29,7 +29,7 @@ from tests.webui.referee_forms import paid
 from vision.events import RefereeFeed, TableEvent
 from vision.pipeline import LivePipeline, _is_bonus, load_ruleset
 from vision.regions import TableLayout, TableRegions, to_items
-from vision.scripted import SEAM, ScriptedTable, labels_to_detections, steps_of
+from vision.scripted import ScriptedTable, labels_to_detections, steps_of
 
 HAND_SIZE = {"filipino": 16, "visayan": 16, "singaporean": 13, "vietnamese": 13}
 
@@ -90,7 +90,7 @@ class Camera:
     occlusion: float = 0.3
     reader: Callable[[Any], Any] | None = None
     style: int = 5
-    seam: float = SEAM  # the tiles' edges drawn (``vision.scripted.SEAM``), since stop 72
+    seam: float = 1.0  # the tiles' edges drawn: none (``vision.scripted.SEAM``: as on a real set)
 
     def table(self, game: Game) -> ScriptedTable:
         return ScriptedTable(steps_of(game), size=self.size, fps=self.fps, hold=self.hold, style=self.style,
