@@ -385,7 +385,8 @@ def _normalise(state: TableState, kind: str, seat: Seat | None, text: str,
         self_drawn = bool(detail.get("self_drawn"))
         clean["self_drawn"] = self_drawn
         if not self_drawn:
-            discarder = Seat.parse(detail.get("discarder") or seat.previous)
+            given = detail.get("discarder")  # tested for None: East is seat 0, and falsy
+            discarder = seat.previous if given in (None, "") else Seat.parse(given)
             if discarder == seat:
                 raise TableEventError(f"{seat} cannot win on their own discard: choose who discarded, or self-drawn")
             clean["discarder"] = int(discarder)

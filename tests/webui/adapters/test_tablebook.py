@@ -52,6 +52,18 @@ def test_dealer_keeps_the_deal_when_winning(tmp_path: Path) -> None:
     assert state is not None and state.dealer == Seat.EAST and state.hand_no == 2
 
 
+def test_a_discarder_given_as_seat_0_is_east(tmp_path: Path) -> None:
+    """East is seat 0, and falsy: ``discarder or the winner's left-hand seat`` made South the
+    discarder of a West win on East's discard."""
+    paid = []
+    for k, discarder in enumerate(("E", 0)):
+        (tmp_path / str(k)).mkdir()
+        book = fresh(tmp_path / str(k))
+        book.apply("win", "W", "9s", hand="11m345p678s789s [234m] [789p] / 3f4f1z2z4z", discarder=discarder)
+        paid.append({p.seat: p.amount for p in book.payments()})
+    assert paid[1] == paid[0] and paid[0][Seat.EAST] < paid[0][Seat.SOUTH] < 0
+
+
 def test_win_on_own_discard_is_refused(tmp_path: Path) -> None:
     book = fresh(tmp_path)
     with pytest.raises(TableEventError, match="own discard"):
