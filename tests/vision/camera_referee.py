@@ -196,9 +196,10 @@ def placed(game: Game, fresh: Callable[[], Callable[[Any], Any]], settings: dict
     image, labels = table.picture(len(table.script))
     first, last = to_items(fresh()(dealt)), to_items(fresh()(image))
     laid = [lab for lab in labels if lab["region"] not in ("hand", "occluder")]
+    is_bonus = _is_bonus(load_ruleset(game.rules.ruleset_name))
     out = {}
     for name, kw in settings.items():
-        regions = TableRegions(TableLayout(Seat.EAST), is_bonus=_is_bonus(load_ruleset(game.rules.ruleset_name)), **kw)
+        regions = TableRegions(TableLayout(Seat.EAST), is_bonus=is_bonus, **kw)
         regions(first, table.size)
         if not regions.walls_known:
             return None

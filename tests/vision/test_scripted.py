@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from engine.seats import Seat
 from engine.tiles import Tile
-from vision.scripted import ScriptedTable, Step
+from vision.scripted import SEAM, ScriptedTable, Step
 
 
 @pytest.mark.parametrize(("claimer", "turned"), [(Seat.SOUTH, 0), (Seat.WEST, 1), (Seat.NORTH, 2)])
@@ -25,10 +26,6 @@ def test_seams_part_a_walls_tiles_and_move_no_label() -> None:
     """Drawn without seams, a wall of touching backs the felt's green is one slab, which the
     served live reader did not box (``vision.scripted.SEAM``). With them, the edges between
     two of its stacks are darker than the middles of their backs; the labels stay."""
-    import numpy as np
-
-    from vision.scripted import SEAM
-
     script = [Step("discard", Seat.EAST, (Tile.M1,))]
     plain, labels = ScriptedTable(script, size=(960, 540), style=0).picture(0)
     seamed, seamed_labels = ScriptedTable(script, size=(960, 540), style=0, seam=SEAM).picture(0)
