@@ -128,13 +128,13 @@ SAME_TILE_IOU = 0.3
 
 
 def one_box_a_tile(items: Iterable[TileItem], iou: float = SAME_TILE_IOU) -> list[TileItem]:
-    """The pool's tiles, a second box over a tile dropped, whatever it was read as: discards
-    lie flat side by side (the renderer's boxes of two discards overlap by 0.16 at most), so
-    two boxes overlapping by ``iou`` or more are one tile the detector boxed twice. The surer
-    box is kept. A web demo run saw North's 3p boxed so (IoU 0.49, just under the detector's
-    NMS) as East discarding a 3p, and then East's 4p as South's; a Vietnamese bot hand read
-    live, South's 6s boxed again half over the 7s beside it and the box read as 7s (IoU 0.39),
-    as East discarding a 7s.
+    """The pool's (or a flower row's) tiles, a second box over a tile dropped, whatever it was
+    read as: discards lie flat side by side (the renderer's boxes of two discards overlap by
+    0.16 at most), so two boxes overlapping by ``iou`` or more are one tile the detector boxed
+    twice. The surer box is kept. A web demo run saw North's 3p boxed so (IoU 0.49, just under
+    the detector's NMS) as East discarding a 3p, and then East's 4p as South's; a Vietnamese
+    bot hand read live, South's 6s boxed again half over the 7s beside it and the box read as
+    7s (IoU 0.39), as East discarding a 7s.
 
     >>> t = lambda code, x, c: TileItem(Tile.parse(code), (x, 0.0, x + 40, 32), c)
     >>> [str(i.tile) for i in one_box_a_tile([t("3p", 0, 0.5), t("3p", 2, 0.9), t("3p", 40, 0.8), t("4p", 1, 0.7)])]
@@ -208,7 +208,10 @@ class EventDetector:
         """Flowers new at ``seat``, counted by name: a Filipino table plays every honour as a
         flower, so a seat may lay out two West winds, the second one a flower of its own."""
         known = self._flowers.setdefault(seat, Counter())
-        up = [i for i in items if i.face_up]
+        # laid out side by side like discards, so two boxes well over each other are one tile
+        # boxed twice (Filipino South's third North wind, boxed again 0.45 over itself, was
+        # laid out a fourth time as the White dragon came beside it: ``--seam 0.7``)
+        up = one_box_a_tile(i for i in items if i.face_up)
         # a flower already announced that comes to be read under another name in its place
         # is the same tile, not a new one: the web demo's far Summer, a coin toss between
         # Summer and Spring for the classifier, was read as Spring once a hand had passed

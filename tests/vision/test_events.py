@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from engine.game import DeclareBeauty, DeclareNews, Game
 from engine.hand import MeldKind
 from engine.seats import Seat
@@ -198,6 +200,27 @@ def test_a_flower_shown_twice_for_a_frame_as_it_moves_over_is_one_flower() -> No
     assert det.update(moving) == [] and det.update(moving) == []
     assert det.update(east(_item("4f", 60, 3), _item("2z", 80, 4))) == []
     assert det.update(moving) == []  # and the count of readings starts again
+
+
+def test_a_flower_boxed_twice_is_one_flower() -> None:
+    """Filipino South lays out three North winds; the detector boxes the third again, 0.45
+    over itself, and the second box stays. Counted, it was a fourth North wind laid out
+    (``bench_camera_referee.py --seam 0.7``, seed 0, action 11)."""
+    def south(*flowers: TileItem) -> TableReading:
+        return TableReading({Seat.SOUTH: SeatReading(Seat.SOUTH, flowers=flowers)})
+
+    det = EventDetector(first=Seat.EAST)
+    det.update(south())
+    three = [_item("4z", 20 * k, k) for k in range(3)]
+    for k in range(3):
+        for _ in range(det.copy_after):
+            det.update(south(*three[:k + 1]))
+    assert det._flowers[Seat.SOUTH] == Counter({Tile.NORTH: 3})
+    again = TileItem(Tile.NORTH, (40.0, 6.0, 50.0, 20.0), 0.7, track=9)  # over the third, IoU 0.4
+    assert [det.update(south(*three, again)) for _ in range(2 * det.copy_after)] == [[]] * (2 * det.copy_after)
+    fourth = _item("4z", 60, 10)
+    assert [e.tile for e in sum((det.update(south(*three, again, fourth)) for _ in range(det.copy_after)), [])] == [
+        Tile.NORTH]
 
 
 def test_a_discard_boxed_twice_is_one_discard() -> None:
