@@ -167,6 +167,7 @@ class EventDetector:
     forget: int = 20
     same_place: float = 0.5  # IoU of a pool tile with where one of its name lay before: the same tile
     copy_after: int = 3  # readings a second copy of a laid-out flower must stay to be a flower of its own
+    free_least: float = 0.1  # the least runner-up confidence a flower that lost its name is named by
     turn: Seat | None = None
     last_discard: tuple[Seat, Tile] | None = None
     _pool: Counter[Tile] = field(default_factory=Counter)
@@ -180,6 +181,9 @@ class EventDetector:
     _doubt: dict[Seat, Counter[Tile]] = field(default_factory=dict)  # readings a second copy has stayed
     # an announced flower's track id -> its seat and the name it was announced by
     _flower_tracks: dict[int, tuple[Seat, Tile]] = field(default_factory=dict)
+    _announced_when: dict[int, int] = field(default_factory=dict)  # a flower track's reading of announcing
+    _since: dict[int, int] = field(default_factory=dict)  # a flower track's first reading
+    _readings: int = 0  # flower rows read, counted seat by seat
     _melds: dict[Seat, Counter[Any]] = field(default_factory=dict)
     _shown: dict[Seat, Counter[Any]] = field(default_factory=dict)  # melds in this reading, per seat
     _started: bool = False
@@ -212,11 +216,16 @@ class EventDetector:
         # boxed twice (Filipino South's third North wind, boxed again 0.45 over itself, was
         # laid out a fourth time as the White dragon came beside it: ``--seam 0.7``)
         up = one_box_a_tile(i for i in items if i.face_up)
+        self._readings += 1
+        for i in up:
+            if i.track is not None:
+                self._since.setdefault(i.track, self._readings)
         # a flower already announced that comes to be read under another name in its place
         # is the same tile, not a new one: the web demo's far Summer, a coin toss between
         # Summer and Spring for the classifier, was read as Spring once a hand had passed
         # over it, and "South declares Spring" reached the referee
-        names = Counter(self._announced_name(i, seat) for i in up)
+        named = [(i, self._name_of(i, seat, up)) for i in up]
+        names = Counter(name for _, name in named)
         # a second copy of a name already laid out is announced once it has stayed for
         # ``copy_after`` readings: for a frame or two, a flower moved over to make room for a
         # meld can show at its new place while its old place, now the meld's, still bears its name
@@ -228,10 +237,30 @@ class EventDetector:
                 del fresh[tile]
         known |= Counter({t: names[t] for t in fresh})
         self._doubt[seat] = Counter({t: n for t, n in doubt.items() if not fresh[t]})
-        for i in up:
-            if i.track is not None and i.tile in known and self._announced_at(i.track) is not seat:
-                self._flower_tracks[i.track] = (seat, i.tile)
+        for i, name in named:
+            if i.track is not None and name in known and self._announced_at(i.track) is not seat:
+                self._flower_tracks[i.track] = (seat, name)
+                self._announced_when[i.track] = self._readings
         return [FlowerSeen(seat, now, t) for t in sorted(fresh.elements())]
+
+    def _name_of(self, item: TileItem, seat: Seat, up: list[TileItem]) -> Tile:
+        """``item``'s name at ``seat``: the one it was announced by; or, where it lost its
+        one-of-a-kind name (confidence 0, ``vision.classifier.one_of_each``) to a flower of
+        ``up`` announced here before ``item`` was first seen, its runner-up when that is free:
+        the tile laid first was announced first, so the newcomer is the misread one. Visayan
+        West's Orchid laid beside her Plum, read as Plum, never reached the referee, and
+        Vietnamese West's Empress 2 beside her Empress 1 was a second Empress 1. Flowers moved
+        over for a meld are all newcomers, and the surer may be the misread one: none renamed."""
+        name = self._announced_name(item, seat)
+        second = item.runner_up
+        if (name != item.tile or item.confidence > 0 or not item.tile.is_bonus or item.track is None
+                or second is None or item.runner_up_confidence < self.free_least
+                or any(self._flowers.get(s, Counter())[second] for s in Seat)):
+            return name
+        first_seen = self._since[item.track]
+        held = any(i.track is not None and self._announced_at(i.track) is seat and self._announced_name(i, seat) == name
+                   and self._announced_when.get(i.track, first_seen) < first_seen for i in up)
+        return second if held else name
 
     def _announced_name(self, item: TileItem, seat: Seat) -> Tile:
         """The name ``item`` was announced by at ``seat``, or else its name now."""

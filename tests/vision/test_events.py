@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from engine.game import DeclareBeauty, DeclareNews, Game
 from engine.hand import MeldKind
@@ -200,6 +201,42 @@ def test_a_flower_shown_twice_for_a_frame_as_it_moves_over_is_one_flower() -> No
     assert det.update(moving) == [] and det.update(moving) == []
     assert det.update(east(_item("4f", 60, 3), _item("2z", 80, 4))) == []
     assert det.update(moving) == []  # and the count of readings starts again
+
+
+def test_a_flower_that_lost_its_name_to_one_laid_before_is_named_by_its_runner_up() -> None:
+    """Visayan West lays Plum, then Orchid beside it, read as Plum too (its runner-up Orchid):
+    a set holds one Plum, so the reader names the surer tile Plum and the newcomer Plum at
+    confidence 0, and the Orchid never reached the referee (``bench_camera_referee.py --seam
+    0.7``). Laid first, the Plum was announced first: the newcomer is the Orchid. Where
+    neither was announced in its place (both moved over for a pung), the surer may be the
+    misread one, and nothing is renamed."""
+    def west(*flowers: TileItem) -> TableReading:
+        return TableReading({Seat.WEST: SeatReading(Seat.WEST, flowers=flowers)})
+
+    plum, orchid = Tile.FLOWER1, Tile.FLOWER2
+    lost = TileItem(plum, (20.0, 0.0, 30.0, 14.0), 0.0, track=2, runner_up=orchid, runner_up_confidence=0.33)
+    det = EventDetector(first=Seat.EAST)
+    det.update(west())
+    assert [e.tile for e in det.update(west(_item("1f", 0, 1)))] == [plum]
+    assert [e.tile for e in det.update(west(_item("1f", 0, 1), lost))] == [orchid]
+    assert det.as_announced(west(_item("1f", 0, 1), lost)).seat(Seat.WEST).flowers[1].tile == orchid
+    # too unsure of its runner-up, or its runner-up laid out already: no new name
+    unsure = EventDetector(first=Seat.EAST)
+    unsure.update(west())
+    unsure.update(west(_item("1f", 0, 1)))
+    unsure_lost = replace(lost, runner_up_confidence=0.05)
+    assert [[e.tile for e in unsure.update(west(_item("1f", 0, 1), unsure_lost))] for _ in range(3)] == [
+        [], [], [plum]]  # a second Plum, as before: the referee refuses it
+    taken = EventDetector(first=Seat.EAST)
+    taken.update(west())
+    taken.update(west(_item("1f", 0, 1), _item("2f", 40, 3)))
+    assert [[e.tile for e in taken.update(west(_item("1f", 0, 1), _item("2f", 40, 3), lost))] for _ in range(3)] == [
+        [], [], [plum]]
+    moved = EventDetector(first=Seat.EAST)
+    moved.update(west())
+    moved.update(west(_item("1f", 0, 1), _item("2f", 20, 2)))
+    both_new = west(_item("1f", 40, 5), replace(lost, box=(60.0, 0.0, 70.0, 14.0), track=6))
+    assert [[e.tile for e in moved.update(both_new)] for _ in range(3)] == [[], [], [plum]]  # not renamed
 
 
 def test_a_flower_boxed_twice_is_one_flower() -> None:
