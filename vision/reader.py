@@ -26,6 +26,7 @@ from vision.classifier import (
 from vision.deblur import STREAKED_BELOW, Streak, streak_of
 from vision.detections import UNKNOWN, Detections, box_iou, match
 from vision.detector import TileDetector, largest_input
+from vision.holes import RowHoles
 from vision.regions import BoxRows, rows_of_boxes
 from vision.row_crops import cut_along_rows, cut_along_rows_turned
 from vision.upright import (
@@ -368,7 +369,8 @@ class VideoReader:
     def __init__(self, detector: TileDetector, classify: Classify, imgsz: int = LIVE_DETECT_SIZE,
                  same_iou: float = 0.85, same_pixels: float = 10.0, refresh: int = 10,
                  full_every: int = 20, margin: float = 2.0, up_conf: float = 0.35, settle: int = 5,
-                 balance: FaceBalance | None = LIVE_BALANCE, stand_up: bool = True) -> None:
+                 balance: FaceBalance | None = LIVE_BALANCE, stand_up: bool = True,
+                 holes: RowHoles | None = None) -> None:
         self.detector = detector
         self.classify = classify
         self.imgsz = imgsz
@@ -381,6 +383,7 @@ class VideoReader:
         self.settle = settle  # frames a newcomer is read afresh before its name is kept
         self.balance = balance
         self.stand_up = stand_up  # crops of tiles lying across turned upright (``tops_up``)
+        self.holes = holes  # finds tiles the detector missed in a row (None: none looked for)
         self.gains: np.ndarray | None = None  # the balance's gains, as of the last whole-frame pass
         self.classified = 0  # crops sent to the classifier, for the benchmark
         self._seen: _Seen | None = None
@@ -436,6 +439,8 @@ class VideoReader:
     def __call__(self, image: np.ndarray) -> Detections:
         dets = self._detect(image)
         dets = dets[~dets.face_up | (dets.confidence >= self.up_conf)]
+        if self.holes is not None:
+            dets = self._with_holes(image, dets)
         up = np.flatnonzero(dets.face_up)
         boxes = dets.xyxy[up]
         tiles = crop_boxes(image, boxes, 0.0) if len(up) else []
@@ -470,6 +475,16 @@ class VideoReader:
         prob = np.where(lost, 0.0, share[np.arange(len(up)), pick])
         second, second_prob = _runner_up(guesses, pick)
         return dets.with_face_up_names(np.stack([pick, second], 1), np.stack([prob, second_prob], 1))
+
+    def _with_holes(self, image: np.ndarray, dets: Detections) -> Detections:
+        """``dets`` and the tiles missed between two face-up ones (``holes``), face up at
+        ``up_conf``."""
+        assert self.holes is not None
+        found = self.holes(image, dets.xyxy[dets.face_up], dets.xyxy[~dets.face_up])
+        if not len(found):
+            return dets
+        more = Detections(found, np.full(len(found), self.up_conf, np.float32), np.ones(len(found), bool))
+        return Detections.concat([dets, more])
 
     def _ranked(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(N, k) codes and probabilities of the crops' likeliest names, likeliest first: the

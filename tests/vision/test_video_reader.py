@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from engine.tiles import Tile
 from vision.detections import Detections
+from vision.holes import RowHoles
 from vision.reader import VideoReader
 
 
@@ -270,3 +272,16 @@ def test_tiles_lying_across_at_either_side_are_read_standing_with_their_tops_tow
     det.boxes = np.array([[320, 80, 380, 120], [30, 80, 90, 120]], np.float32)
     assert VideoReader(det, ReadsTheTop(), balance=None)(img).tiles == [Tile.M1, Tile.M1]
     assert VideoReader(det, ReadsTheTop(), balance=None, stand_up=False)(img).tiles == [Tile.M5, Tile.M5]
+
+
+def test_a_tile_the_detector_missed_in_a_row_is_read_with_the_hole_look() -> None:
+    """Three tiles touching in a row, the detector boxing the two at the ends: with a
+    ``RowHoles`` stage the reader names the middle one too, face up, at ``up_conf``."""
+    img = np.full((200, 400, 3), (40, 120, 40), np.uint8)
+    img[50:150, 20:230] = 200  # three tiles 70 wide, touching
+    det = FakeDetector()
+    det.boxes = np.array([[20, 50, 90, 150], [160, 50, 230, 150]], np.float32)
+    assert len(VideoReader(det, CountingClassifier(), balance=None)(img)) == 2
+    read = VideoReader(det, CountingClassifier(), balance=None, holes=RowHoles())(img)
+    assert read.xyxy.round().tolist()[2] == [90, 50, 160, 150] and read.face_up.all()
+    assert float(read.confidence[2]) == pytest.approx(0.35) and read.tiles[2] is not None
