@@ -350,6 +350,10 @@ class VideoReader:
       ``refresh`` frames. A tile's name is the vote of all its reads since it last changed:
       a borderline tile (九 or 五?) does not flip on one read, which would look to the
       smoother like a new tile laid in the old one's place.
+    - ``holes``: a ``vision.holes.RowHoles`` takes a tile's width of face between two
+      face-up tiles of a row for a tile the detector missed (most often a blank White
+      dragon); it is added face up at ``up_conf`` and named as any other (served live since
+      stop 73; None: not looked for).
     - Each tile also carries its runner-up: the likeliest other name over the same reads,
       by the probabilities of each read's ``GUESSES`` likeliest names (``Detections.runner_up``).
     - ``stand_up``: a tile lying across the picture (the seats at the camera's left and right)
