@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 
 from engine.game import DeclareBeauty, DeclareNews, Game
@@ -249,10 +248,8 @@ def test_a_flower_boxed_twice_is_one_flower() -> None:
     det = EventDetector(first=Seat.EAST)
     det.update(south())
     three = [_item("4z", 20 * k, k) for k in range(3)]
-    for k in range(3):
-        for _ in range(det.copy_after):
-            det.update(south(*three[:k + 1]))
-    assert det._flowers[Seat.SOUTH] == Counter({Tile.NORTH: 3})
+    laid = [e.tile for k in range(3) for _ in range(det.copy_after) for e in det.update(south(*three[:k + 1]))]
+    assert laid == [Tile.NORTH] * 3
     again = TileItem(Tile.NORTH, (40.0, 6.0, 50.0, 20.0), 0.7, track=9)  # over the third, IoU 0.4
     assert [det.update(south(*three, again)) for _ in range(2 * det.copy_after)] == [[]] * (2 * det.copy_after)
     fourth = _item("4z", 60, 10)
