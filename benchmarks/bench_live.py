@@ -209,9 +209,10 @@ def _report(args: argparse.Namespace, table: ScriptedTable, played: Playback, vi
           f"refused by the referee: {len(played.refused)}")
     for event, why in played.refused:  # what the referee would not take, and why
         print(f"  refused: {event} ({why})")
-    out_of_script = [str(events[i][0]) for i in range(len(events)) if i not in {i for i, _ in pairs}]
+    heard, scripted = {i for i, _ in pairs}, {j for _, j in pairs}
+    out_of_script = [str(events[i][0]) for i in range(len(events)) if i not in heard]
     missed = [f"{s.seat} {s.kind} {''.join(map(str, s.tiles))}" for j, s in enumerate(table.script)
-              if j not in {j for _, j in pairs}]
+              if j not in scripted]
     if out_of_script or missed:
         print(f"  not in the script, or out of its order: {out_of_script}; scripted, not seen so: {missed}")
 
