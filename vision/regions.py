@@ -1541,8 +1541,7 @@ class TableRegions:
             for run in row.runs(self.group_gap):
                 owner = self._owner(run, hand_lines, long_side)
                 if owner is None:  # not ``or``: East is seat 0, and falsy
-                    side, _ = self._scaled_side(tuple(_centres(run.items).mean(0)), centre, wall_depth)
-                    owner = self.layout.seat_at(side)
+                    owner = self.layout.seat_at(self._stray_side(run, outside, centre, wall_depth, long_side))
                 by_seat[owner].extend(run.items)
         seats = {s: self._seat_reading(s, by_seat[s], hands.get(s, []), centre, long_side) for s in Seat}
         return TableReading(seats, tuple(discards), tuple(walls), (), image_size)
@@ -1704,23 +1703,61 @@ class TableRegions:
                      ) -> tuple[str, float]:
         """Side and depth measured in the walls' own square: perspective makes the near side
         look bigger, so the diagonals between seats go through the walls' corners."""
-        if len(wall_depth) < 2:
-            return self._side_depth(c, centre)
-        fallback = float(np.median(list(wall_depth.values())))
-        dx, dy = self._local(c, centre)
-        sx = wall_depth.get("right" if dx > 0 else "left", fallback)
-        sy = wall_depth.get("bottom" if dy > 0 else "top", fallback)
+        dx, dy, sx, sy = self._in_square(c, centre, wall_depth)
         if abs(dx) / sx > abs(dy) / sy:
             return ("right" if dx > 0 else "left"), abs(dx)
         return ("bottom" if dy > 0 else "top"), abs(dy)
+
+    def _in_square(self, c: tuple[float, float], centre: np.ndarray, wall_depth: dict[str, float]
+                   ) -> tuple[float, float, float, float]:
+        """``c``'s offset from the centre in the table's axes, and the walls' depths on its
+        two sides (1 and 1 while fewer than two walls are known)."""
+        dx, dy = self._local(c, centre)
+        if len(wall_depth) < 2:
+            return dx, dy, 1.0, 1.0
+        fallback = float(np.median(list(wall_depth.values())))
+        sx = wall_depth.get("right" if dx > 0 else "left", fallback)
+        sy = wall_depth.get("bottom" if dy > 0 else "top", fallback)
+        return dx, dy, sx, sy
+
+    def _stray_side(self, run: Row, outside: list[TileItem], centre: np.ndarray, wall_depth: dict[str, float],
+                    long_side: float) -> str:
+        """The side of a group that no standing hand's row claims (``_owner``): the sector it
+        lies in (``_scaled_side``), except near a corner, where a group says which way it
+        faces: a seat lays its tiles in a row along its own side of the table, and a tile laid
+        flat on its own lies upright in the picture at the top or bottom seat and across at a
+        side seat (not so a meld's tile laid across, a group of its own beside its meld).
+
+        Where the detector boxes no wall (backs the felt's colour) the sectors' square is a
+        guess, and flowers laid past the near seat's left end were put at the side seat.
+        """
+        c = tuple(_centres(run.items).mean(0))
+        side, _ = self._scaled_side(c, centre, wall_depth)
+        dx, dy, sx, sy = self._in_square(c, centre, wall_depth)
+        if not 0.8 < (abs(dx) / sx) / max(abs(dy) / sy, 1e-9) < 1.25:
+            return side  # well inside a sector
+        if len(run) >= 2:
+            way = np.abs(self._rot @ run.direction)
+            top_or_bottom, left_or_right = bool(way[0] > 0.8), bool(way[1] > 0.8)
+        else:
+            tile = run.items[0]
+            w, h = tile.box[2] - tile.box[0], tile.box[3] - tile.box[1]
+            alone = all(i is tile or math.dist(i.centre, tile.centre) > 1.5 * long_side for i in outside)
+            top_or_bottom = tile.face_up and alone and h > 1.15 * w
+            left_or_right = tile.face_up and alone and w > 1.15 * h
+        if top_or_bottom:
+            return "bottom" if dy > 0 else "top"
+        if left_or_right:
+            return "right" if dx > 0 else "left"
+        return side
 
     def _walls_and_hands(self, lines: list[Row], centre: np.ndarray, long_side: float,
                          seen: dict[str, float] | None = None
                          ) -> tuple[list[TileItem], dict[Seat, list[TileItem]], dict[str, float]]:
         """Long rows of backs: on each side the innermost is the wall, one farther out is the
         standing hand seen from behind; a lone row is a hand when it lies well beyond the
-        walls of the other sides, or (``seen``: each side's wall depth when last seen) beyond
-        where its own wall stood."""
+        walls of the other sides or past their ends (``_lone_past_the_corners``), or
+        (``seen``: each side's wall depth when last seen) beyond where its own wall stood."""
         per_side: dict[str, list[tuple[float, Row]]] = {}
         for r in lines:
             side, depth = self._side_depth(tuple(_centres(r.items).mean(0)), centre)
@@ -1730,17 +1767,50 @@ class TableRegions:
         walls: list[TileItem] = []
         hands: dict[Seat, list[TileItem]] = {}
         wall_depth: dict[str, float] = {}
+        lone_hands = set() if seen else self._lone_past_the_corners(per_side, centre, typical, long_side)
         for side, rs in per_side.items():
             rs.sort(key=lambda t: t[0])
             for depth, r in rs:
                 limit = seen[side] + 0.6 * long_side if seen and side in seen else typical * 1.2 + 0.5 * long_side
-                is_wall = depth < limit and side not in wall_depth
+                is_wall = depth < limit and side not in wall_depth and side not in lone_hands
                 if is_wall or (depth - wall_depth.get(side, depth)) < 0.6 * long_side and side in wall_depth:
                     walls.extend(r.items)
                     wall_depth.setdefault(side, depth)
                 else:
                     hands.setdefault(self.layout.seat_at(side), []).extend(r.items)
         return walls, hands, wall_depth
+
+    def _lone_past_the_corners(self, per_side: dict[str, list[tuple[float, Row]]], centre: np.ndarray,
+                               typical: float, long_side: float) -> set[str]:
+        """Sides whose only row of backs lies past the ends of every neighbouring side's wall
+        seen, by two tiles or more: the walls make a square, each reaching its neighbours'
+        ends, so such a row is the standing hand (its wall unboxed: backs the felt's colour).
+
+        The far side's hand seen from behind lies nearer the centre in the picture than the
+        side walls do, and was taken for its wall: the flowers beside it were then put at
+        the next seat. A neighbouring wall drawn short at that end does not mislead: the
+        tiles are drawn in one run, so both neighbours drawn short there means this side's
+        wall is gone, and its lone row is the hand.
+        """
+        out: set[str] = set()
+        wall_at = typical * 1.2 + 0.5 * long_side  # rows nearer the centre than this may be walls
+        for side, rs in per_side.items():
+            if len(rs) != 1 or rs[0][0] >= wall_at:
+                continue  # a hand already, or a wall with its hand beyond it
+            axis = 1 if side in ("top", "bottom") else 0
+            sign = 1.0 if side in ("bottom", "right") else -1.0
+            reaches = []
+            for other, ors in per_side.items():
+                if _SIDES.index(other) % 2 == _SIDES.index(side) % 2:
+                    continue  # this side or its opposite
+                depth, wall = min(ors, key=lambda t: t[0])  # the neighbour's innermost row
+                if depth >= wall_at:
+                    continue  # a hand: no wall seen there
+                local = (_centres(wall.items) - centre) @ self._rot.T
+                reaches.append(float((sign * local[:, axis]).max()))
+            if reaches and rs[0][0] > max(reaches) + 2.0 * long_side:
+                out.add(side)
+        return out
 
     @staticmethod
     def _into_hands(rest: list[TileItem], hands: dict[Seat, list[TileItem]], short: float) -> list[TileItem]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -36,6 +38,7 @@ from vision.scripted import (
 )
 
 W, H = 30.0, 40.0
+LIVE_BOXES = Path(__file__).resolve().parents[1] / "data" / "vision" / "live-boxes-style0.json"
 
 
 def _box(cx: float, cy: float, w: float, h: float, theta: float) -> tuple[float, float, float, float]:
@@ -861,6 +864,43 @@ def test_a_flower_in_front_of_easts_row_is_easts_when_the_near_wall_is_not_boxed
     got = TableRegions(TableLayout(Seat.EAST))(labels_to_detections([lab for lab in labels if id(lab) not in near]),
                                                table.size)
     assert [[str(i.tile) for i in got.seat(s).flowers] for s in Seat] == [["1f"], [], [], []]
+
+
+def _live_boxes(frame: str) -> tuple[list[TileItem], TableRegions]:
+    """The live reader's boxes of one frame of a hand read with green backs on green felt
+    (``tests/data/vision/live-boxes-style0.json``), and a regions stage for its variant."""
+    from vision.pipeline import _is_bonus, load_ruleset
+
+    boxes = json.loads(LIVE_BOXES.read_text())[frame]
+    items = [TileItem(Tile.parse(code), tuple(box)) for code, box in boxes]
+    return items, TableRegions(TableLayout(Seat.EAST), is_bonus=_is_bonus(load_ruleset(frame.split(":")[0])))
+
+
+def test_the_far_hand_past_the_side_walls_ends_is_a_hand_when_its_wall_is_not_boxed() -> None:
+    """Green backs on green felt: of the walls the detector boxed only South's, whose side
+    shows white. West's standing hand, seen from behind at the top, lay nearer the centre
+    in the picture than South's hand and was taken for the top wall, and West's first
+    flower was heard at South's seat. It lies well past the ends of South's wall, where no
+    wall reaches."""
+    items, regions = _live_boxes("vietnamese:0:14")
+    got = regions(items, (1920, 1080))
+    assert [[str(i.tile) for i in got.seat(s).flowers] for s in Seat] == [[], [], ["5r"], []]
+    top = [i for i in items if i.centre[1] < 200 and not i.face_up]
+    assert len(top) >= 16 and not any(i in got.walls for i in top)
+    assert got.seat(Seat.WEST).concealed_count >= 16
+
+
+@pytest.mark.parametrize(("frame", "flowers"), [("filipino:0:22", [["3z"], [], [], []]),
+                                                ("vietnamese:0:42", [["7j"], [], ["5r", "6r"], []])])
+def test_a_flower_past_the_end_of_an_unboxed_near_hand_is_that_seats_by_its_shape(
+        frame: str, flowers: list[list[str]]) -> None:
+    """East's standing hand, green backs on green felt, was boxed in part or not at all, so no
+    row claimed the flower East laid past its left end, near the diagonal to North's side,
+    and the sectors (a guess without the walls) gave it to North. Laid flat on its own it
+    lies upright in the picture, as the top and bottom seats' tiles do."""
+    items, regions = _live_boxes(frame)
+    got = regions(items, (1920, 1080))
+    assert [[str(i.tile) for i in got.seat(s).flowers] for s in Seat] == flowers
 
 
 @pytest.mark.parametrize("seat", list(Seat))
