@@ -402,6 +402,7 @@ class LivePipeline:
         self.processed = 0
         self._times: list[float] = []
         self._centre: np.ndarray | None = None
+        self._reader_forgets()
 
     def reset(self, first: Seat | None = None, dealer: Seat | None = None) -> None:
         """A new hand: forget the tracked tiles and what was seen (the camera stays placed)."""
@@ -409,6 +410,15 @@ class LivePipeline:
         self.events = EventDetector(first=first, ruleset=self.ruleset,
                                     dealer=dealer if dealer is not None else self.events.dealer,
                                     seat_of=self._landed)
+        self._reader_forgets()
+
+    def _reader_forgets(self) -> None:
+        """A pipeline reads one hand: a live reader's votes on each tile are the last hand's.
+        A flower laid where the last hand's flower lay, its thumbnail a few grey levels off,
+        kept the old tile's name and was heard nowhere (``VideoReader.forget``)."""
+        forget = getattr(self._reader, "forget", None)
+        if callable(forget):
+            forget()
 
     @property
     def reader(self) -> Reader:

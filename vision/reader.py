@@ -394,6 +394,11 @@ class VideoReader:
         self._region: tuple[int, int, int, int] | None = None  # x0, y0, x1, y1 searched between full frames
         self._since_full = 0
 
+    def forget(self) -> None:
+        """A new hand: forget each tile's reads and where the tiles lay, so that the first
+        frame is searched whole and every tile read afresh."""
+        self._seen, self._region, self._since_full = None, None, 0
+
     def _detect(self, image: np.ndarray) -> Detections:
         h, w = image.shape[:2]
         full = min(self.imgsz, largest_input(image.shape))

@@ -168,6 +168,27 @@ def test_black_frames_make_no_events() -> None:
     assert update.as_json()["tiles"] == []
 
 
+def test_each_hand_starts_with_a_live_reader_that_forgot_the_last() -> None:
+    """A live reader keeps each tile's reads from frame to frame; a pipeline (one hand) and
+    its ``reset`` (the next hand) make it forget them (``VideoReader.forget``)."""
+    class Forgetful:
+        forgot = 0
+
+        def __call__(self, image: np.ndarray) -> Detections:
+            return Detections.empty()
+
+        def forget(self) -> None:
+            self.forgot += 1
+
+    reader = Forgetful()
+    pipe = LivePipeline(reader, layout=TableLayout(Seat.EAST))
+    pipe.process(np.zeros((54, 96, 3), np.uint8), t=0.0)
+    assert reader.forgot == 1
+    pipe.reset(first=Seat.SOUTH)
+    assert reader.forgot == 2
+    LivePipeline(lambda image: Detections.empty()).reset()  # a reader with nothing to forget
+
+
 def _small_tile_finder(calls: list[tuple[int, int]]):  # noqa: ANN202 - a reader
     """A stand-in detector with a 480-px input: it finds white rectangles 8 px wide or more
     at its input, grey ones (tiles hard to see) only from 16 px (every one a 1m)."""

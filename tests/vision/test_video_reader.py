@@ -18,9 +18,11 @@ class FakeDetector:
     def __init__(self) -> None:
         self.boxes = np.zeros((0, 4), np.float32)
         self.sizes: list[int | None] = []
+        self.regions: list[object] = []
 
     def __call__(self, image: np.ndarray, imgsz: int | None = None, region: object = None) -> Detections:
         self.sizes.append(imgsz)
+        self.regions.append(region)
         n = len(self.boxes)
         return Detections(xyxy=self.boxes.copy(), confidence=np.full(n, 0.9, np.float32),
                           face_up=np.ones(n, bool))
@@ -62,6 +64,21 @@ def test_unchanged_tiles_keep_their_names_and_changed_ones_are_read_again() -> N
     det.boxes = BOXES + np.array([0, 30, 0, 30], np.float32)  # every tile moved: read again
     reader(frame([10, 100, 180, 20]))
     assert clf.crops == 9
+
+
+def test_a_new_hand_reads_a_tile_laid_where_the_last_hands_lay_afresh() -> None:
+    """Hands read one after another: a flower laid just where the last hand's flower lay, its
+    thumbnail a few grey levels off (within ``same_pixels``), kept the old tile's votes and
+    name. After ``forget`` (a new hand) every tile is read afresh."""
+    det, clf = FakeDetector(), CountingClassifier()
+    reader = VideoReader(det, clf, imgsz=960, refresh=50, settle=1)
+    det.boxes = BOXES[:1]
+    for _ in range(3):
+        assert reader(frame([78])).code.tolist() == [int(Tile.M1)]  # so dark a crop: 1m
+    assert reader(frame([86])).code.tolist() == [int(Tile.M1)]  # 8 grey levels off: the same tile
+    reader.forget()
+    assert reader(frame([86])).code.tolist() == [int(Tile.M2)]  # read afresh: 2m
+    assert clf.crops == 2 and det.regions[-2] is not None and det.regions[-1] is None  # the whole frame searched
 
 
 def test_every_tile_is_read_again_after_refresh_frames() -> None:
