@@ -24,6 +24,7 @@ the tile landed.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -127,6 +128,17 @@ def _signature(m: MeldReading) -> Signature | None:
 SAME_TILE_IOU = 0.3
 
 
+def _apart(a: Box, b: Box, tiles: float) -> bool:
+    """Whether two boxes' centres lie more than ``tiles`` of the longer one's long side apart.
+
+    >>> _apart((0, 0, 30, 40), (100, 0, 130, 40), 2.0), _apart((0, 0, 30, 40), (50, 0, 80, 40), 2.0)
+    (True, False)
+    """
+    long = max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
+    dist = math.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
+    return dist > tiles * long
+
+
 def one_box_a_tile(items: Iterable[TileItem], iou: float = SAME_TILE_IOU) -> list[TileItem]:
     """The pool's (or a flower row's) tiles, a second box over a tile dropped, whatever it was
     read as: discards lie flat side by side (the renderer's boxes of two discards overlap by
@@ -177,6 +189,7 @@ class EventDetector:
     # pool tile's track id -> its name and box when last seen; the claimed one's place is freed
     _places: dict[int, tuple[Tile, Box]] = field(default_factory=dict)
     _last_track: int | None = None  # the last discard's track id
+    _pool_tracks: set[int | None] = field(default_factory=set)  # the pool's tracks in the last reading
     _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
     _doubt: dict[Seat, Counter[Tile]] = field(default_factory=dict)  # readings a second copy has stayed
     # an announced flower's track id -> its seat and the name it was announced by
@@ -385,8 +398,10 @@ class EventDetector:
         new = [i for i in seen if i.face_up and not self._back(i, here)]
         self._named |= {i.track: i.tile for i in seen if i.face_up and i.track is not None}
         fresh = (cur - self._pool - renamed) & Counter(i.tile for i in new)
+        fresh += self._landed_by_a_hidden_twin(new, fresh, here)
         self._forget_gone(cur)
         self._places |= {i.track: (i.tile, i.box) for i in seen if i.face_up and i.track is not None}
+        self._pool_tracks = here
         out: list[TableEvent] = []
         if baseline:
             return out
@@ -399,6 +414,22 @@ class EventDetector:
             self.turn = seat.next
             out.append(DiscardSeen(seat, now, tile, item.track))
         return out
+
+    def _landed_by_a_hidden_twin(self, new: list[TileItem], fresh: Counter[Tile],
+                                 here: set[int | None]) -> Counter[Tile]:
+        """New pool tiles the counts missed: each lands while a pool tile of its name, seen in
+        the last reading, is hidden now (most often under the discarder's hand) and lay more
+        than two tiles away. The count stayed as it was, and the discard was heard nowhere:
+        South's 9m, laid as a hand passed over West's 9m (a Filipino hand read live, set
+        style 0), and every later discard went to the seat before its own."""
+        extra: Counter[Tile] = Counter()
+        for tile in {i.tile for i in new}:
+            hidden = [self._places[t][1] for t in self._pool_tracks - here
+                      if t is not None and t in self._places and self._named.get(t) is tile]
+            for item in [i for i in new if i.tile is tile][fresh[tile]:]:  # those the counts missed
+                if extra[tile] < len(hidden) and all(_apart(item.box, box, 2.0) for box in hidden):
+                    extra[tile] += 1
+        return extra
 
     def _back(self, item: TileItem, here: set[int | None]) -> bool:
         """Whether ``item`` is a pool tile seen before under its name: on its track, or back in a

@@ -315,6 +315,29 @@ def test_a_discard_lost_for_a_while_and_found_in_its_place_is_no_new_discard() -
     assert [str(e) for e in det.update(south, now=11.0)] == ["South discards 6s (6 bamboo)"]
 
 
+def test_a_discard_landing_while_a_twin_in_the_pool_is_hidden_is_a_discard() -> None:
+    """A Filipino bot hand read live (set style 0): South's 9m landed as a hand passed over
+    West's 9m, across the pool. The pool showed two 9m before and two after, and the discard
+    was heard nowhere; West's 4p then went to South, and every discard after to the seat
+    before its own. Found again in its place, the hidden 9m is no new discard."""
+    det = EventDetector(first=Seat.WEST)
+    det.update(TableReading(), now=0.0)
+    west, north = (TileItem(Tile.M9, (x, 277, x + 29, 312), 0.7, track=t) for x, t in ((928, 652), (1021, 428)))
+    assert [str(e) for e in det.update(TableReading(discards=(west,)), now=1.0)] == ["West discards 9m (9 characters)"]
+    assert [str(e) for e in det.update(TableReading(discards=(west, north)), now=2.0)] == [
+        "North discards 9m (9 characters)"]
+    det.turn = Seat.SOUTH  # East's discards, left out
+    south = TileItem(Tile.M9, (1125, 554, 1166, 586), 0.73, track=711)
+    assert [str(e) for e in det.update(TableReading(discards=(north, south)), now=3.0)] == [
+        "South discards 9m (9 characters)"]
+    back = replace(west, box=(929, 277, 958, 312), track=712)
+    assert det.update(TableReading(discards=(north, south, back)), now=4.0) == []
+    # the hidden 9m boxed again a little off where it lay is the same tile, not a discard
+    det.update(TableReading(discards=(west, north, south)), now=5.0)
+    moved = replace(west, box=(960, 280, 989, 315), track=713)
+    assert det.update(TableReading(discards=(north, south, moved)), now=6.0) == []
+
+
 def test_a_refused_discard_still_passes_the_turn() -> None:
     """The referee refuses North's 7p (a fifth copy: a real discard misread, or one its book,
     out of step after an earlier misread, cannot take), and the camera's turn order goes on
