@@ -1764,6 +1764,8 @@ class TableRegions:
             per_side.setdefault(side, []).append((depth, r))
         inner = sorted(min(d for d, _ in rs) for rs in per_side.values())
         typical = inner[0] if inner else 0.0
+        if seen:  # the walls drawn down, the rows left are hands: measure against the walls as seen
+            typical = min(typical, *seen.values())
         walls: list[TileItem] = []
         hands: dict[Seat, list[TileItem]] = {}
         wall_depth: dict[str, float] = {}

@@ -852,6 +852,24 @@ def test_a_table_whose_near_wall_and_hand_are_not_boxed_keeps_its_other_walls() 
     assert [str(i.tile) for i in got.discards] == ["1m"]
 
 
+def test_the_near_hand_stays_a_hand_when_the_three_walls_seen_are_drawn_down() -> None:
+    """Three walls remembered (the near one never boxed), and late in the hand all drawn
+    down: the four rows of backs left are the standing hands. A side whose wall was never
+    seen was measured against the nearest row of this frame, the far hand, and the near
+    hand, within 1.2 times its depth, was taken for the near wall and kept as one (a
+    Filipino hand read live in set style 0: its flowers went to South, its discards with
+    them)."""
+    table = ScriptedTable([Step("discard", Seat.EAST, (Tile.M1,))], size=(960, 540), occlusion=0.0)
+    _, labels = table.picture(1)
+    walls = sorted((lab for lab in labels if lab["region"] == "wall"), key=lambda lab: -(lab["box"][1] + lab["box"][3]))
+    near = {id(lab) for lab in walls[:18]}
+    regions = TableRegions(TableLayout(Seat.EAST))
+    regions(labels_to_detections([lab for lab in labels if id(lab) not in near]), table.size)
+    assert regions.walls_known
+    got = regions(labels_to_detections([lab for lab in labels if lab["region"] != "wall"]), table.size)
+    assert [got.seat(s).concealed_count for s in Seat] == [16, 16, 16, 16] and got.walls == ()
+
+
 def test_a_flower_in_front_of_easts_row_is_easts_when_the_near_wall_is_not_boxed() -> None:
     """East's first flower, laid at the left end of its row, lies near the diagonal to North's
     side; with the near wall unboxed (red backs, set style 12) that side's depth was a guess
