@@ -1790,9 +1790,10 @@ class TableRegions:
 
         The far side's hand seen from behind lies nearer the centre in the picture than the
         side walls do, and was taken for its wall: the flowers beside it were then put at
-        the next seat. A neighbouring wall drawn short at that end does not mislead: the
-        tiles are drawn in one run, so both neighbours drawn short there means this side's
-        wall is gone, and its lone row is the hand.
+        the next seat. Walls drawn short at that end mislead only where one neighbouring wall
+        is seen: the tiles are drawn in one run, so both neighbours drawn short there means
+        this side's wall is gone, and its lone row is the hand. Once three walls or four have
+        been seen at once (``_seen``) their places decide instead.
         """
         out: set[str] = set()
         wall_at = typical * 1.2 + 0.5 * long_side  # rows nearer the centre than this may be walls
