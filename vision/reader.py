@@ -449,7 +449,7 @@ class VideoReader:
         dets = self._detect(image)
         dets = dets[~dets.face_up | (dets.confidence >= self.up_conf)]
         if self.holes is not None:
-            dets = self._with_holes(image, dets)
+            dets = self._with_holes(image, dets, self.holes)
         up = np.flatnonzero(dets.face_up)
         boxes = dets.xyxy[up]
         tiles = crop_boxes(image, boxes, 0.0) if len(up) else []
@@ -485,11 +485,10 @@ class VideoReader:
         second, second_prob = _runner_up(guesses, pick)
         return dets.with_face_up_names(np.stack([pick, second], 1), np.stack([prob, second_prob], 1))
 
-    def _with_holes(self, image: np.ndarray, dets: Detections) -> Detections:
-        """``dets`` and the tiles missed between two face-up ones (``holes``), face up at
+    def _with_holes(self, image: np.ndarray, dets: Detections, holes: RowHoles) -> Detections:
+        """``dets`` and the tiles ``holes`` finds missed between two face-up ones, face up at
         ``up_conf``."""
-        assert self.holes is not None
-        found = self.holes(image, dets.xyxy[dets.face_up], dets.xyxy[~dets.face_up])
+        found = holes(image, dets.xyxy[dets.face_up], dets.xyxy[~dets.face_up])
         if not len(found):
             return dets
         more = Detections(found, np.full(len(found), self.up_conf, np.float32), np.ones(len(found), bool))

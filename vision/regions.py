@@ -1619,10 +1619,7 @@ class TableRegions:
         return float(d[0]), float(d[1])
 
     def _side_depth(self, c: tuple[float, float], centre: np.ndarray) -> tuple[str, float]:
-        dx, dy = self._local(c, centre)
-        if abs(dx) > abs(dy):
-            return ("right" if dx > 0 else "left"), abs(dx)
-        return ("bottom" if dy > 0 else "top"), abs(dy)
+        return _sector(*self._local(c, centre))
 
     @staticmethod
     def _hand_lines(hands: dict[Seat, list[TileItem]]) -> dict[Seat, tuple[np.ndarray, np.ndarray]]:
@@ -1703,10 +1700,7 @@ class TableRegions:
                      ) -> tuple[str, float]:
         """Side and depth measured in the walls' own square: perspective makes the near side
         look bigger, so the diagonals between seats go through the walls' corners."""
-        dx, dy, sx, sy = self._in_square(c, centre, wall_depth)
-        if abs(dx) / sx > abs(dy) / sy:
-            return ("right" if dx > 0 else "left"), abs(dx)
-        return ("bottom" if dy > 0 else "top"), abs(dy)
+        return _sector(*self._in_square(c, centre, wall_depth))
 
     def _in_square(self, c: tuple[float, float], centre: np.ndarray, wall_depth: dict[str, float]
                    ) -> tuple[float, float, float, float]:
@@ -1731,9 +1725,8 @@ class TableRegions:
         Where the detector boxes no wall (backs the felt's colour) the sectors' square is a
         guess, and flowers laid past the near seat's left end were put at the side seat.
         """
-        c = tuple(_centres(run.items).mean(0))
-        side, _ = self._scaled_side(c, centre, wall_depth)
-        dx, dy, sx, sy = self._in_square(c, centre, wall_depth)
+        dx, dy, sx, sy = self._in_square(tuple(_centres(run.items).mean(0)), centre, wall_depth)
+        side, _ = _sector(dx, dy, sx, sy)
         if not 0.8 < (abs(dx) / sx) / max(abs(dy) / sy, 1e-9) < 1.25:
             return side  # well inside a sector
         if len(run) >= 2:
@@ -1766,14 +1759,15 @@ class TableRegions:
         typical = inner[0] if inner else 0.0
         if seen:  # the walls drawn down, the rows left are hands: measure against the walls as seen
             typical = min(typical, *seen.values())
+        wall_at = typical * 1.2 + 0.5 * long_side  # a row nearer the centre than this may be a wall
         walls: list[TileItem] = []
         hands: dict[Seat, list[TileItem]] = {}
         wall_depth: dict[str, float] = {}
-        lone_hands = set() if seen else self._lone_past_the_corners(per_side, centre, typical, long_side)
+        lone_hands = set() if seen else self._lone_past_the_corners(per_side, centre, wall_at, long_side)
         for side, rs in per_side.items():
             rs.sort(key=lambda t: t[0])
             for depth, r in rs:
-                limit = seen[side] + 0.6 * long_side if seen and side in seen else typical * 1.2 + 0.5 * long_side
+                limit = seen[side] + 0.6 * long_side if seen and side in seen else wall_at
                 is_wall = depth < limit and side not in wall_depth and side not in lone_hands
                 if is_wall or (depth - wall_depth.get(side, depth)) < 0.6 * long_side and side in wall_depth:
                     walls.extend(r.items)
@@ -1783,7 +1777,7 @@ class TableRegions:
         return walls, hands, wall_depth
 
     def _lone_past_the_corners(self, per_side: dict[str, list[tuple[float, Row]]], centre: np.ndarray,
-                               typical: float, long_side: float) -> set[str]:
+                               wall_at: float, long_side: float) -> set[str]:
         """Sides whose only row of backs lies past the ends of every neighbouring side's wall
         seen, by two tiles or more: the walls make a square, each reaching its neighbours'
         ends, so such a row is the standing hand (its wall unboxed: backs the felt's colour).
@@ -1796,7 +1790,6 @@ class TableRegions:
         been seen at once (``_seen``) their places decide instead.
         """
         out: set[str] = set()
-        wall_at = typical * 1.2 + 0.5 * long_side  # rows nearer the centre than this may be walls
         for side, rs in per_side.items():
             if len(rs) != 1 or rs[0][0] >= wall_at:
                 continue  # a hand already, or a wall with its hand beyond it
@@ -1854,9 +1847,7 @@ class TableRegions:
         return float(half) * self.pool
 
     def _seat(self, c: tuple[float, float], centre: np.ndarray) -> Seat:
-        dx, dy = self._local(c, centre)
-        side = ("right" if dx > 0 else "left") if abs(dx) > abs(dy) else ("bottom" if dy > 0 else "top")
-        return self.layout.seat_at(side)
+        return self.layout.seat_at(self._side_depth(c, centre)[0])
 
     def _seat_reading(self, seat: Seat, items: list[TileItem], hand_rows: list[TileItem], centre: np.ndarray,
                       long_side: float) -> SeatReading:
@@ -1936,6 +1927,19 @@ class SteadyRegions:
             return True
         short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
         return bool((np.abs(boxes - self._boxes).max(1) <= self.moved * short).all())
+
+
+def _sector(dx: float, dy: float, sx: float = 1.0, sy: float = 1.0) -> tuple[str, float]:
+    """The side of the table an offset (``dx``, ``dy``, in the table's axes) lies toward, and
+    its depth there: the diagonals between sides go through the corners of a ``sx`` × ``sy``
+    square (each side's wall depth).
+
+    >>> _sector(-30.0, 20.0), _sector(-30.0, 20.0, 40.0, 20.0)
+    (('left', 30.0), ('bottom', 20.0))
+    """
+    if abs(dx) / sx > abs(dy) / sy:
+        return ("right" if dx > 0 else "left"), abs(dx)
+    return ("bottom" if dy > 0 else "top"), abs(dy)
 
 
 def _table_rotation(lines: list[Row]) -> np.ndarray:
