@@ -81,6 +81,24 @@ class CameraSource:
         self.bottom = bottom
         self.calibration = calibration  # a set taught with ``mahjongero calibrate``
         self.name = f"camera {camera}"
+        self._dealer_asked: Seat | None = None  # set by new_hand (a page's thread), taken by the camera's
+        self._asked_lock = threading.Lock()
+
+    def new_hand(self, dealer: Seat) -> None:
+        """A hand ended or a table was set up: before the next frame the pipeline forgets the
+        tiles it tracked, that frame becomes the new hand's baseline, and ``dealer`` plays first."""
+        with self._asked_lock:
+            self._dealer_asked = dealer
+
+    def _resetting(self, pipe: Any, frames: Iterator[tuple[np.ndarray, float, int]]
+                   ) -> Iterator[tuple[np.ndarray, float, int]]:
+        """``frames``, with the pipeline reset before the first one after ``new_hand``."""
+        for frame in frames:
+            with self._asked_lock:
+                dealer, self._dealer_asked = self._dealer_asked, None
+            if dealer is not None:
+                pipe.reset(first=dealer, dealer=dealer)
+            yield frame
 
     def updates(self, stop: threading.Event) -> Iterator[LiveUpdate]:
         from vision.capture import Capture
@@ -95,7 +113,8 @@ class CameraSource:
                 for image, _, _ in frames:
                     yield LiveUpdate(image, status=messages.pop() if messages else "")
                 return
-            yield from pipeline_updates(pipe, frames, stop, lambda: messages.pop() if messages else "")
+            yield from pipeline_updates(pipe, self._resetting(pipe, frames), stop,
+                                        lambda: messages.pop() if messages else "")
 
     def _pipeline(self) -> tuple[Any, str]:
         try:

@@ -61,9 +61,15 @@ class LiveUpdate:
 
 
 class LiveSource(Protocol):
+    """Yields updates; a source whose reading keeps state across hands may also have
+    ``new_hand(dealer: Seat) -> None``, which the hub calls when a hand ends or a table is set up."""
+
     name: str
 
     def updates(self, stop: threading.Event) -> Iterator[LiveUpdate]: ...
+
+
+_UNSEEN: Any = object()  # the hub has not looked at the book yet
 
 
 def sse(message: dict[str, Any]) -> str:
@@ -144,6 +150,8 @@ class LiveHub:
         self.status = "starting"
         self.tiles: tuple[LiveTile, ...] = ()
         self._ids = itertools.count(1)
+        self._hand: Any = _UNSEEN  # (table, hand number, next dealer) as last seen in the book
+        self._hand_lock = threading.Lock()  # the camera thread and page requests both change the book
 
     # -- pages -----------------------------------------------------------------------
     def subscribe(self) -> queue.Queue[dict[str, Any]]:
@@ -190,6 +198,7 @@ class LiveHub:
     def start(self) -> None:
         if self.running or self.source is None:
             return
+        self._follow_the_hand()  # the table already in the book is the one being played
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="mahjongero-live", daemon=True)
         self._thread.start()
@@ -229,7 +238,7 @@ class LiveHub:
             self._last_shown = update.shown_hand
             self._say_waits(*update.shown_hand)
         if changed:
-            self.publish({"type": "table"})
+            self.table_changed()
 
     def _set_frame(self, frame: np.ndarray) -> None:
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
@@ -246,7 +255,28 @@ class LiveHub:
         self.book.new_table(TableSetup(self.variant, ("East", "South", "West", "North")))
         self._last_shown = None
         self.announce("A new game starts.", "info")
+        self.table_changed()
+
+    def table_changed(self) -> None:
+        """The book changed (the camera or a page): pages redraw the table, and the source
+        starts watching afresh when a hand has just ended or a new table was set up."""
         self.publish({"type": "table"})
+        self._follow_the_hand()
+
+    def _follow_the_hand(self) -> None:
+        """Tell the source of a new hand: its tracker still holds the last hand's tiles, and
+        the turn order it follows would run on from the last hand's last discard."""
+        with self._hand_lock:
+            state = self.book.current() if self.book is not None else None
+            hand = None if state is None else (state.table_id, state.hand_no, state.next_dealer)
+            before, self._hand = self._hand, hand
+        if state is None or before is _UNSEEN or hand == before:
+            return
+        new_table = before is None or before[0] != state.table_id
+        dealer = state.dealer if new_table else state.next_dealer
+        new_hand = getattr(self.source, "new_hand", None)
+        if dealer is not None and callable(new_hand):
+            new_hand(Seat(dealer))
 
     def _feed(self, event: dict[str, Any]) -> bool:
         if self.book is None:

@@ -129,3 +129,24 @@ def test_a_video_file_read_by_the_shipped_models_gives_the_table_s_events(tmp_pa
     assert [e for u in got for e in u.events] == [
         {"kind": "discard", "seat": 0, "tiles": "9m"}, {"kind": "discard", "seat": 1, "tiles": "1p"},
         {"kind": "discard", "seat": 2, "tiles": "4s"}]
+
+
+class _CountingPipeline:
+    def __init__(self) -> None:
+        self.resets: list[tuple[Seat | None, Seat | None]] = []
+
+    def reset(self, first: Seat | None = None, dealer: Seat | None = None) -> None:
+        self.resets.append((first, dealer))
+
+
+def test_a_new_hand_resets_the_camera_pipeline_before_its_next_frame() -> None:
+    """Asked from a page's thread between two frames; the camera's thread resets once, with
+    the latest dealer asked, before reading the next frame (never in the middle of one)."""
+    camera, pipe = CameraSource(0), _CountingPipeline()
+    image = np.zeros((4, 4, 3), np.uint8)
+    frames = camera._resetting(pipe, iter([(image, k / 10, k) for k in range(4)]))
+    assert next(frames)[2] == 0 and pipe.resets == []
+    camera.new_hand(Seat.SOUTH)
+    camera.new_hand(Seat.WEST)  # the hand that ended was undone and another win typed
+    assert next(frames)[2] == 1 and pipe.resets == [(Seat.WEST, Seat.WEST)]
+    assert [f[2] for f in frames] == [2, 3] and len(pipe.resets) == 1

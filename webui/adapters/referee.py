@@ -359,6 +359,7 @@ class RefereeBook:
         if outcome is not None:  # the win or the draw, not what follows it (instants, jai alái markers)
             ending = [e for e in game.events if e.kind in ("win", "draw_game")] or game.events
             state.last_result = _named(ending[-1].text, names) if ending else outcome.kind
+            state.next_dealer = game.next_deal()[0]
         return state
 
     def _said(self, ref: Any) -> list[list[Any]]:

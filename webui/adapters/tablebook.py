@@ -173,6 +173,7 @@ class TableState:
     last_discard: tuple[Seat, Tile] | None = None  # the discard a chow/pung/kang may call
     hand_events: int = 0  # events so far in this hand
     previous: dict[int, SeatState] | None = None  # the table as the last hand ended (shown until play resumes)
+    next_dealer: Seat | None = None  # while one hand is over and the next not begun: who deals it
 
     def visible(self) -> Counter[Tile]:
         """Every face-up tile on the table this hand."""
@@ -423,6 +424,7 @@ def _replay(state: TableState, ev: Event) -> list[str]:
     if ev.kind == "win":
         return _replay_win(state, ev, seat, tiles)
     state.hand_events += 1
+    state.next_dealer = None  # play has resumed
     if ev.kind == "sagasa" and _pung_of(state.seats[seat], tiles[0]) is None:
         raise TableEventError(f"{seat} has no pung of {tiles[0]} to add to")
     called = _take_called(state, seat, tiles, ev.kind)
@@ -517,6 +519,7 @@ def _end_hand(state: TableState, winner: Seat | None) -> None:
             state.round_wind = state.round_wind.next
     state.hand_no += 1
     state.seats = {s: SeatState() for s in Seat}
+    state.next_dealer = state.dealer
 
 
 def _payment_sentences(state: TableState, payments: list[Payment]) -> list[str]:

@@ -104,6 +104,7 @@ def new_table() -> Response:
     variant = form.get("variant") or s.variant
     setup = _setup(form, variant)
     s.book.new_table(setup)
+    s.live.table_changed()  # a camera watching starts this table's first hand afresh
     flash(f"New {variant} table: {', '.join(setup.names)}. Round wind: {setup.round_wind}; "
           f"dealer: {setup.name(setup.dealer)}.", "info")
     return redirect(url_for("referee.page"))
@@ -123,7 +124,7 @@ def event() -> Response:
     for sentence in sentences:
         flash(sentence, level_of(sentence))
         s.live.announce(sentence, level_of(sentence))
-    s.live.publish({"type": "table"})
+    s.live.table_changed()
     return redirect(url_for("referee.page") + "#log")
 
 
@@ -137,5 +138,5 @@ def undo() -> Response:
         text = "; ".join(undone.sentences) or undone.kind
         flash(f"Undone: {text}", "warning")
         s.live.announce(f"Undone: {text}", "warning")
-        s.live.publish({"type": "table"})
+        s.live.table_changed()
     return redirect(url_for("referee.page"))

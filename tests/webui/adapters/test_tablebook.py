@@ -176,7 +176,10 @@ def test_a_draw_game_keeps_the_deal_and_nobody_pays(tmp_path: Path) -> None:
     state = book.current()
     assert state is not None and (state.hand_no, state.dealer, state.round_wind) == (2, Seat.EAST, Seat.EAST)
     assert state.previous is not None and state.previous[Seat.EAST].discards == [Tile.P5]
+    assert state.next_dealer == Seat.EAST  # between hands: a camera starts its watch afresh
     assert book.payments() == []
+    book.apply("discard", "E", "1m")
+    assert (state := book.current()) is not None and state.next_dealer is None
 
 
 def test_the_round_wind_moves_on_once_the_deal_has_gone_round(tmp_path: Path) -> None:

@@ -6,9 +6,12 @@ import json
 import time
 from typing import Any
 
+import pytest
 from flask import Flask
 
+from engine.seats import Seat
 from engine.tiles import Tile
+from tests.webui.conftest import token_of
 from tests.webui.helpers import ScriptedSource
 from webui import create_app
 from webui.adapters.tablebook import TableSetup
@@ -162,3 +165,49 @@ def test_a_page_that_stopped_reading_does_not_hold_up_the_others(config: dict[st
     hub.unsubscribe(stalled)
     hub.announce("after")
     assert reading.get_nowait()["text"] == "after"
+
+
+class _WatchingCamera:
+    """A camera source that gives nothing, and notes each new hand the hub tells it of."""
+
+    name = "watching test camera"
+
+    def __init__(self) -> None:
+        self.hands: list[Seat] = []
+
+    def updates(self, stop: Any) -> Any:
+        return iter(())
+
+    def new_hand(self, dealer: Seat) -> None:
+        self.hands.append(dealer)
+
+
+@pytest.mark.parametrize("backend", ["referee", "tablebook"])
+def test_the_camera_starts_each_hand_afresh_and_knows_who_deals(config: dict[str, Any], backend: str) -> None:
+    """The camera's tracker held the last hand's tiles and ran its turn order on from the last
+    hand's last discard. Now a table set up, and a hand ended, start its watch afresh with the
+    dealer, whether the win came from a page or the camera; play and undo do not."""
+    camera = _WatchingCamera()
+    app = create_app({**config, "SOURCE": camera, "LIVE_AUTOSTART": False, "REFEREE_BACKEND": backend})
+    client = app.test_client()
+    token = token_of(client)
+    hub = app.extensions["mahjongero"].live
+    hub.start()
+
+    def post(path: str, **form: str) -> None:
+        assert client.post(path, data={"csrf_token": token, **form}).status_code == 302
+
+    post("/referee/new", variant="filipino", dealer="E", round="E")
+    post("/referee/event", kind="discard", seat="E", tiles="9m")
+    assert camera.hands == [Seat.EAST]
+    post("/referee/event", kind="win", seat="S", hand="11m345p678s789s234m789p", how="self")
+    assert camera.hands == [Seat.EAST, Seat.SOUTH]  # South won East's deal: South deals next
+    post("/referee/undo")
+    assert camera.hands == [Seat.EAST, Seat.SOUTH]
+    hub.handle(LiveUpdate(None, events=({"kind": "win", "seat": 1, "tiles": "", "source": "hand",
+                                         "hand": "11m345p678s789s234m789p", "self_drawn": True},)))
+    post("/referee/event", kind="discard", seat="S", tiles="1m")
+    assert camera.hands == [Seat.EAST, Seat.SOUTH, Seat.SOUTH]
+    post("/referee/new", variant="filipino", dealer="W", round="E")
+    assert camera.hands == [Seat.EAST, Seat.SOUTH, Seat.SOUTH, Seat.WEST]
+    hub.stop()
