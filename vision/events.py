@@ -196,6 +196,7 @@ class EventDetector:
     _flower_tracks: dict[int, tuple[Seat, Tile]] = field(default_factory=dict)
     _announced_when: dict[int, int] = field(default_factory=dict)  # a flower track's reading of announcing
     _since: dict[int, int] = field(default_factory=dict)  # a flower track's first reading
+    _on_table: dict[int, Seat] = field(default_factory=dict)  # the flowers' tracks in this reading -> seat
     _readings: int = 0  # flower rows read, counted seat by seat
     _melds: dict[Seat, Counter[Any]] = field(default_factory=dict)
     _shown: dict[Seat, Counter[Any]] = field(default_factory=dict)  # melds in this reading, per seat
@@ -214,6 +215,7 @@ class EventDetector:
         # counted by kind and tiles only: which tile lies sideways is read from a box's shape,
         # which can flip for a frame, and the meld is still the one already announced
         self._shown = {seat: Counter((kind, tiles) for kind, tiles, _ in sigs[seat]) for seat in Seat}
+        self._on_table = {i.track: seat for seat in Seat for i in reading.seat(seat).flowers if i.track is not None}
         for seat in Seat:
             events += self._flowers_of(seat, reading.seat(seat).flowers, now)
             events += self._melds_of(seat, sigs[seat], now, baseline)
@@ -263,17 +265,33 @@ class EventDetector:
         the tile laid first was announced first, so the newcomer is the misread one. Visayan
         West's Orchid laid beside her Plum, read as Plum, never reached the referee, and
         Vietnamese West's Empress 2 beside her Empress 1 was a second Empress 1. Flowers moved
-        over for a meld are all newcomers, and the surer may be the misread one: none renamed."""
+        over for a meld are all newcomers, and the surer may be the misread one: none renamed.
+        A newcomer read as a one-of-a-kind flower announced at another seat, whose tile lies
+        there still, is named by its free runner-up too (``_lies_elsewhere``): flowers never
+        move from seat to seat, and a tile already announced anywhere keeps its name."""
         name = self._announced_name(item, seat)
         second = item.runner_up
-        if (name != item.tile or item.confidence > 0 or not item.tile.is_bonus or item.track is None
-                or second is None or item.runner_up_confidence < self.free_least
-                or any(self._flowers.get(s, Counter())[second] for s in Seat)):
+        if item.track is None or second is None or not self._free(second, item.runner_up_confidence):
+            return name
+        if self._announced_at(item.track) is None and name.is_bonus and self._lies_elsewhere(name, seat):
+            return second
+        if name != item.tile or item.confidence > 0 or not item.tile.is_bonus:
             return name
         first_seen = self._since[item.track]
         held = any(i.track is not None and self._announced_at(i.track) is seat and self._announced_name(i, seat) == name
                    and self._announced_when.get(i.track, first_seen) < first_seen for i in up)
         return second if held else name
+
+    def _free(self, name: Tile, confidence: float) -> bool:
+        """Whether a flower may be named ``name`` (its runner-up, this sure): no seat laid one."""
+        return confidence >= self.free_least and not any(self._flowers.get(s, Counter())[name] for s in Seat)
+
+    def _lies_elsewhere(self, name: Tile, seat: Seat) -> bool:
+        """Whether a flower announced as ``name`` at another seat than ``seat`` lies there now.
+        A set has one of it, so a newcomer read so at ``seat`` is misread: Visayan West's
+        Autumn, read as Summer at the far side (runner-up Autumn), was refused as a second
+        Summer beside South's, and West went without its flower until its meld moved it."""
+        return any(s is not seat and self._flower_tracks.get(t) == (s, name) for t, s in self._on_table.items())
 
     def _announced_name(self, item: TileItem, seat: Seat) -> Tile:
         """The name ``item`` was announced by at ``seat``, or else its name now."""

@@ -238,6 +238,41 @@ def test_a_flower_that_lost_its_name_to_one_laid_before_is_named_by_its_runner_u
     assert [[e.tile for e in moved.update(both_new)] for _ in range(3)] == [[], [], [plum]]  # not renamed
 
 
+def test_a_new_flower_read_as_one_lying_at_another_seat_is_named_by_its_runner_up() -> None:
+    """Visayan West lays Autumn at the far side, read as Summer (runner-up Autumn, 0.19) while
+    South's Summer, announced long before, lies there: the referee refused a second Summer and
+    West went without its flower until its pung moved it (``bench_camera_referee.py --reader
+    models``, Visayan seed 0, action 41). A set has one Summer, and flowers never change seat:
+    the newcomer is the misread one. Not renamed where South's Summer is no longer seen, where
+    the runner-up is laid out already or too unsure, or where the tile was announced already."""
+    summer, autumn = Tile.SEASON2, Tile.SEASON3
+
+    def table(south: tuple[TileItem, ...], west: tuple[TileItem, ...] = ()) -> TableReading:
+        return TableReading({Seat.SOUTH: SeatReading(Seat.SOUTH, flowers=south),
+                             Seat.WEST: SeatReading(Seat.WEST, flowers=west)})
+
+    south = (_item("6f", 0, 1),)
+    newcomer = TileItem(summer, (300.0, 0.0, 310.0, 14.0), 0.73, track=9, runner_up=autumn, runner_up_confidence=0.19)
+
+    def west_lays(item: TileItem, south_now: tuple[TileItem, ...] = south,
+                  laid: tuple[TileItem, ...] = south) -> list[tuple[Seat, Tile]]:
+        det = EventDetector(first=Seat.EAST)
+        det.update(table(()))
+        assert [e.tile for e in det.update(table(laid))] == [e.tile for e in laid]
+        return [(e.seat, e.tile) for e in det.update(table(south_now, (item,)))]
+
+    assert west_lays(newcomer) == [(Seat.WEST, autumn)]
+    assert west_lays(newcomer, south_now=()) == [(Seat.WEST, summer)]  # South's Summer unseen: as read
+    assert west_lays(replace(newcomer, runner_up_confidence=0.05)) == [(Seat.WEST, summer)]
+    with_autumn = (*south, _item("7f", 20, 2))
+    assert west_lays(newcomer, with_autumn, with_autumn) == [(Seat.WEST, summer)]
+    det = EventDetector(first=Seat.EAST)  # West's tile announced before South's: it keeps its name
+    det.update(table(()))
+    assert [e.tile for e in det.update(table((), (newcomer,)))] == [summer]
+    assert det.update(table(south, (newcomer,))) == [FlowerSeen(Seat.SOUTH, 0.0, summer)]
+    assert det.update(table(south, (newcomer,))) == []
+
+
 def test_a_flower_boxed_twice_is_one_flower() -> None:
     """Filipino South lays out three North winds; the detector boxes the third again, 0.45
     over itself, and the second box stays. Counted, it was a fourth North wind laid out
