@@ -115,16 +115,19 @@ def trimmed(crop: np.ndarray, share: float) -> np.ndarray:
 ONE_IN_A_SET = np.array([Tile(k).is_bonus for k in range(max(int(t) for t in Tile) + 1)], dtype=bool)
 
 
-def one_of_each(probs: np.ndarray, single: np.ndarray) -> np.ndarray:
+def one_of_each(probs: np.ndarray, single: np.ndarray, first: np.ndarray | None = None) -> np.ndarray:
     """Each row's most probable class, no class of ``single`` (a mask over the classes) named
     twice: a set holds one of each flower, season, animal and royal tile, so where crops of
     one picture read as the same one, the surest keeps it and the others take their next
-    best. Rows are served surest pair first; a row whose every class is such a tile already
-    taken keeps its own best (more crops than the set has of them: nothing to choose).
+    best. Rows are served surest pair first, the rows of ``first`` (a mask over the rows)
+    before any other; a row whose every class is such a tile already taken keeps its own
+    best (more crops than the set has of them: nothing to choose).
 
     >>> p = np.array([[0.6, 0.3, 0.1], [0.7, 0.1, 0.2], [0.1, 0.1, 0.8]])
     >>> one_of_each(p, np.array([True, False, False])).tolist()  # class 0 is one of a kind
     [1, 0, 2]
+    >>> one_of_each(p, np.array([True, False, False]), first=np.array([True, False, False])).tolist()
+    [0, 2, 2]
     >>> one_of_each(p, np.array([False, False, False])).tolist()
     [0, 0, 2]
     """
@@ -134,6 +137,8 @@ def one_of_each(probs: np.ndarray, single: np.ndarray) -> np.ndarray:
     if not (counts > 1).any():
         return pick
     sub = probs[rows]
+    if first is not None:  # probabilities are at most 1: lifted by 2, a row of ``first`` comes first
+        sub = sub + 2.0 * np.asarray(first, bool)[rows, None]
     order = np.argsort(-sub, axis=None, kind="stable")
     done = np.zeros(len(rows), bool)
     used = np.zeros(len(single), bool)

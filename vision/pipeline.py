@@ -113,6 +113,7 @@ def default_reader(calibration: str | None = None, live: bool = False) -> Reader
     """The shipped models (``models/*.onnx``), optionally naming tiles by a calibrated set;
     ``live``: a ``VideoReader`` for a fixed camera over the whole table."""
     from vision.holes import RowHoles
+    from vision.pieces import TilePieces
     from vision.reader import LIVE_BALANCE, TileReader, VideoReader, shipped_classifier
 
     # live video reads with the flower look since stop 70: the flowers and seasons of 40 held-out
@@ -131,9 +132,10 @@ def default_reader(calibration: str | None = None, live: bool = False) -> Reader
             return calibrated
         classify = calibrated.classifier
     # a set is taught in its photo's own colours and names crops in them (``vision.balance``);
-    # tiles missed in a row are looked for between their neighbours (``vision.holes``)
+    # tiles missed in a row are looked for between their neighbours (``vision.holes``), and
+    # tiles boxed in two pieces boxed whole (``vision.pieces``)
     return VideoReader(reader.detector, classify, balance=LIVE_BALANCE if calibration is None else None,
-                       holes=RowHoles()) if live else reader
+                       holes=RowHoles(), pieces=TilePieces()) if live else reader
 
 
 @functools.lru_cache(maxsize=4)

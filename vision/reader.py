@@ -27,6 +27,7 @@ from vision.deblur import STREAKED_BELOW, Streak, streak_of
 from vision.detections import UNKNOWN, Detections, box_iou, match
 from vision.detector import TileDetector, largest_input
 from vision.holes import RowHoles
+from vision.pieces import TilePieces, joined
 from vision.regions import BoxRows, rows_of_boxes
 from vision.row_crops import cut_along_rows, cut_along_rows_turned
 from vision.upright import (
@@ -354,6 +355,9 @@ class VideoReader:
       face-up tiles of a row for a tile the detector missed (most often a blank White
       dragon); it is added face up at ``up_conf`` and named as any other (served live since
       stop 73; None: not looked for).
+    - ``pieces``: a ``vision.pieces.TilePieces`` finds a tile boxed as two pieces (most often
+      a called tile lying across a meld), whose two boxes give way to one around both, named
+      as any other (served live since stop 75; None: not looked for).
     - Each tile also carries its runner-up: the likeliest other name over the same reads,
       by the probabilities of each read's ``GUESSES`` likeliest names (``Detections.runner_up``).
     - ``stand_up``: a tile lying across the picture (the seats at the camera's left and right)
@@ -374,7 +378,7 @@ class VideoReader:
                  same_iou: float = 0.85, same_pixels: float = 10.0, refresh: int = 10,
                  full_every: int = 20, margin: float = 2.0, up_conf: float = 0.35, settle: int = 5,
                  balance: FaceBalance | None = LIVE_BALANCE, stand_up: bool = True,
-                 holes: RowHoles | None = None) -> None:
+                 holes: RowHoles | None = None, pieces: TilePieces | None = None) -> None:
         self.detector = detector
         self.classify = classify
         self.imgsz = imgsz
@@ -388,6 +392,7 @@ class VideoReader:
         self.balance = balance
         self.stand_up = stand_up  # crops of tiles lying across turned upright (``tops_up``)
         self.holes = holes  # finds tiles the detector missed in a row (None: none looked for)
+        self.pieces = pieces  # finds tiles boxed in two pieces (None: none looked for)
         self.gains: np.ndarray | None = None  # the balance's gains, as of the last whole-frame pass
         self.classified = 0  # crops sent to the classifier, for the benchmark
         self._seen: _Seen | None = None
@@ -450,6 +455,8 @@ class VideoReader:
         dets = dets[~dets.face_up | (dets.confidence >= self.up_conf)]
         if self.holes is not None:
             dets = self._with_holes(image, dets, self.holes)
+        if self.pieces is not None:
+            dets = self._pieces_joined(dets, self.pieces)
         up = np.flatnonzero(dets.face_up)
         boxes = dets.xyxy[up]
         tiles = crop_boxes(image, boxes, 0.0) if len(up) else []
@@ -477,8 +484,11 @@ class VideoReader:
         share = votes / np.maximum(votes.sum(1, keepdims=True), 1e-9)
         # one set on the table: one of each bonus tile. A tile that loses its name to a
         # surer one and was never read as anything else keeps it, at confidence 0: the
-        # smoother gives it no weight
-        pick = one_of_each(share, ONE_IN_A_SET)
+        # smoother gives it no weight. A tile settled in its place keeps its name over a
+        # newcomer, however sure: the newcomer is the one misread (Visayan West's Spring,
+        # laid at the far side and read as Winter, took the name from South's Winter, which
+        # then came out as a second Autumn, and neither reached the referee)
+        pick = one_of_each(share, ONE_IN_A_SET, first=steady >= self.settle)
         lost = share[np.arange(len(up)), pick] <= 0
         pick[lost] = share[lost].argmax(1)
         prob = np.where(lost, 0.0, share[np.arange(len(up)), pick])
@@ -493,6 +503,19 @@ class VideoReader:
             return dets
         more = Detections(found, np.full(len(found), self.up_conf, np.float32), np.ones(len(found), bool))
         return Detections.concat([dets, more])
+
+    @staticmethod
+    def _pieces_joined(dets: Detections, pieces: TilePieces) -> Detections:
+        """``dets`` with each face-up tile ``pieces`` finds boxed in two pieces boxed whole, as
+        sure as its surer piece."""
+        up = np.flatnonzero(dets.face_up)
+        pairs = pieces(dets.xyxy[up])
+        if not len(pairs):
+            return dets
+        kept = np.ones(len(dets), bool)
+        kept[up[pairs.ravel()]] = False
+        whole = Detections(joined(dets.xyxy[up], pairs), dets.confidence[up[pairs]].max(1), np.ones(len(pairs), bool))
+        return Detections.concat([dets[kept], whole])
 
     def _ranked(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(N, k) codes and probabilities of the crops' likeliest names, likeliest first: the

@@ -9,6 +9,7 @@ import pytest
 from engine.tiles import Tile
 from vision.detections import Detections
 from vision.holes import RowHoles
+from vision.pieces import TilePieces
 from vision.reader import VideoReader
 
 
@@ -302,3 +303,35 @@ def test_a_tile_the_detector_missed_in_a_row_is_read_with_the_hole_look() -> Non
     read = VideoReader(det, CountingClassifier(), balance=None, holes=RowHoles())(img)
     assert read.xyxy.round().tolist()[2] == [90, 50, 160, 150] and read.face_up.all()
     assert float(read.confidence[2]) == pytest.approx(0.35) and read.tiles[2] is not None
+
+
+def test_a_tile_boxed_in_two_pieces_is_read_as_one() -> None:
+    """A called tile lying across a meld, boxed as a piece over its left end and a box over the
+    rest: with a ``TilePieces`` stage the reader names one tile, boxed around both."""
+    det = FakeDetector()
+    row = [[20 + 33 * k, 60, 53 + 33 * k, 101] for k in range(7)]
+    det.boxes = np.array([*row, [260, 68, 285, 98], [277, 66, 311, 100]], np.float32)
+    img = np.full((200, 400, 3), 200, np.uint8)
+    assert len(VideoReader(det, CountingClassifier(), balance=None)(img)) == 9
+    read = VideoReader(det, CountingClassifier(), balance=None, pieces=TilePieces())(img)
+    assert len(read) == 8 and read.xyxy.round().tolist()[-1] == [260, 66, 311, 100]
+    assert read.face_up.all() and float(read.confidence[-1]) == pytest.approx(0.9)
+
+
+def test_a_settled_flower_keeps_its_name_over_a_surer_newcomer() -> None:
+    """A set has one of each flower. South's Winter has lain for frames when West lays her
+    Spring, read as Winter, surer (runner-up Spring): the newcomer is the misread one. It took
+    the name, and South's Winter came out as another flower."""
+    det = FakeDetector()
+    det.boxes = BOXES[:1]
+    script = [([Tile.SEASON4, Tile.SEASON3], [0.6, 0.4]), ([Tile.SEASON4, Tile.SEASON3], [0.5, 0.4]),
+              ([Tile.SEASON3, Tile.SEASON4], [0.9, 0.1]),  # South's Winter: votes 1.1 / 0.9 Autumn
+              ([Tile.SEASON4, Tile.SEASON1], [0.8, 0.2]), ([Tile.SEASON1, Tile.SEASON4], [0.3, 0.2])]
+    reader = VideoReader(det, Ranking(script), settle=3, refresh=50)
+    for _ in range(3):
+        reader(frame([100, 180]))
+    det.boxes = BOXES[:2]
+    reader(frame([100, 180]))  # West's Spring: only the newcomer is read, until it settles
+    both = reader(frame([100, 180]))  # its votes 0.8 Winter / 0.3 Spring: surer of Winter than South's
+    assert [Tile(int(c)) for c in both.code] == [Tile.SEASON4, Tile.SEASON1]
+    assert float(both.code_confidence[1]) > 0
