@@ -37,10 +37,10 @@ CLOTH_STEP = 16  # the picture's colour is the median of every 16th pixel down a
 class RowHoles:
     """Stage: a frame and its face-up boxes -> boxes of tiles missed between them.
 
-    Two face-up boxes of about one size (within ``alike``) lying in one row (their centres
-    within ``in_line`` of a tile's height across it) ``gap`` tile widths apart, with no box
-    (``others``, face-down ones too) centred between them, leave a hole; it is a tile when
-    the middle of the hole is within ``face_lab`` (CIE Lab, 0-255 scale) of a neighbour's
+    Two face-up boxes of about one size (within ``alike``; or one lying across, its width the
+    other's height) lying in one row (their centres within ``in_line`` of a tile's height
+    across it) ``gap`` tile widths apart, with no box (``others``, face-down ones too)
+    centred between them, leave a hole; it is a tile when the middle of the hole is within ``face_lab`` (CIE Lab, 0-255 scale) of a neighbour's
     face and 1.5 times that from the cloth, whose colour is the picture's median (on a cloth
     as pale as the tiles, a gap where a discard was claimed would look like a tile: none is
     found).
@@ -79,24 +79,41 @@ class RowHoles:
         if len(boxes) < 2:
             return []
         c = (boxes[:, :2] + boxes[:, 2:]) / 2
-        size = boxes[:, 2:] - boxes[:, :2]
-        mean = (size[None] + size[:, None]) / 2  # (i, j, [w, h])
-        d = np.abs(c[None] - c[:, None])
-        lo, hi = self.gap
-        along_x = (d[..., 0] > lo * mean[..., 0]) & (d[..., 0] < hi * mean[..., 0]) & (d[..., 1] < self.in_line * mean[..., 1])
-        along_y = (d[..., 1] > lo * mean[..., 1]) & (d[..., 1] < hi * mean[..., 1]) & (d[..., 0] < self.in_line * mean[..., 0])
-        alike = (np.abs(size[None] - size[:, None]) < self.alike * mean).all(-1)
+        mean = ((boxes[:, 2:] - boxes[:, :2])[None] + (boxes[:, 2:] - boxes[:, :2])[:, None]) / 2  # (i, j, [w, h])
         every = boxes if others is None or not len(others) else np.concatenate([boxes, np.asarray(others, np.float32)])
         centres = (every[:, :2] + every[:, 2:]) / 2
         holes: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        for i, j in zip(*np.nonzero(np.triu((along_x | along_y) & alike, 1)), strict=True):
+        for i, j, axis, straight in self._pairs(boxes):
             mid, half = (c[i] + c[j]) / 2, mean[i, j] / 2
             if (np.abs(centres - mid) < half).all(1).any():
                 continue  # something lies there already
             if any((np.abs((h[:2] + h[2:]) / 2 - mid) < half).all() for h, _, _ in holes):
                 continue  # the same hole from another pair
-            holes.append((np.concatenate([mid - half, mid + half]), boxes[i], boxes[j]))
+            hole = np.concatenate([mid - half, mid + half]) if straight else _beside_one_across(boxes[i], boxes[j], axis)
+            holes.append((hole, boxes[i], boxes[j]))
         return holes
+
+    def _pairs(self, boxes: np.ndarray) -> list[tuple[int, int, int, bool]]:
+        """Pairs of boxes with room for one tile between them in their row: (i, j, the row's
+        axis (0: x), whether the two are of one size, not one lying across the row)."""
+        c = (boxes[:, :2] + boxes[:, 2:]) / 2
+        size = boxes[:, 2:] - boxes[:, :2]
+        mean = (size[None] + size[:, None]) / 2
+        d = np.abs(c[None] - c[:, None])
+        lo, hi = self.gap
+        in_line = d[..., ::-1] < self.in_line * mean[..., ::-1]  # per axis: across that axis, in line
+        straight = (np.abs(size[None] - size[:, None]) < self.alike * mean).all(-1)
+        rows = (d > lo * mean) & (d < hi * mean) & in_line
+        # or one lying across the row: a pung's called tile beside the middle tile missed
+        # (Singaporean North's 9m pung, its middle tile unboxed for 60 frames); room for the one
+        # standing between their facing ends
+        crossed = (np.abs(size[None] - size[:, None, ::-1]) < self.alike * (size[None] + size[:, None, ::-1]) / 2).all(-1)
+        standing = np.minimum(size[None], size[:, None])
+        rows_across = (d - mean > (lo - 1) * standing) & (d - mean < (hi - 1) * standing) & in_line
+        found = (straight[..., None] & rows) | ((crossed & ~straight)[..., None] & rows_across)
+        pairs = [(int(i), int(j), int(axis), bool(straight[i, j]))
+                 for i, j, axis in zip(*np.nonzero(found), strict=True) if i < j]
+        return sorted(pairs, key=lambda p: not p[3])  # the pairs of one size first, as before
 
     def _faces(self, lab: np.ndarray, cloth: np.ndarray) -> np.ndarray:
         """Which holes are tiles, from the (N, 3, 3) Lab colours of their middles and their two
@@ -123,6 +140,17 @@ class RowHoles:
         if seen.any():
             lab[seen] = _lab(bgr[seen])
         return lab
+
+
+def _beside_one_across(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
+    """The hole between boxes ``a`` and ``b`` of a row along ``axis`` (0: x), one of them
+    lying across it: from the end of one to the start of the other, as wide as the one
+    standing (the shorter along the row)."""
+    first, second = (a, b) if a[axis] <= b[axis] else (b, a)
+    standing = a if a[axis + 2] - a[axis] <= b[axis + 2] - b[axis] else b
+    hole = standing.copy()
+    hole[axis], hole[axis + 2] = first[axis + 2], max(second[axis], first[axis + 2])
+    return hole
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:

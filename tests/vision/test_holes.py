@@ -98,3 +98,19 @@ def test_a_white_dragon_discard_left_unboxed_on_a_rendered_table_is_found() -> N
     rest = np.array([lab["box"] for lab in up if lab["code"] != str(Tile.WHITE)], np.float32)
     found = RowHoles()(image, rest)
     assert len(found) == 1 and box_iou(found, white)[0, 0] >= 0.5
+
+
+@pytest.mark.parametrize("vertical", [False, True])
+def test_a_middle_tile_missed_beside_a_tile_lying_across_is_found(vertical: bool) -> None:
+    """Singaporean North's pung of 9m: its called tile lying across (29 x 35 where the others
+    are 34 x 24, lying at the camera's side), the middle one unboxed for 60 frames: the two
+    boxed were not of one size, so no hole was looked for (``bench_camera_referee.py --reader
+    models``, seed 1, action 59)."""
+    image = np.full((400, 400, 3), FELT, np.uint8)
+    boxes = np.array([[20, 20, 50, 60], [50, 20, 80, 60], [80, 26, 124, 58]], np.float32)  # the last across
+    if vertical:
+        boxes = boxes[:, [1, 0, 3, 2]]
+    for x0, y0, x1, y1 in boxes.astype(int):
+        image[y0:y1, x0:x1] = IVORY
+    found = RowHoles()(image, boxes[[0, 2]])
+    assert len(found) == 1 and box_iou(found, boxes[1:2])[0, 0] > 0.75
