@@ -360,6 +360,8 @@ class EventDetector:
                 if not baseline:
                     out.append(self._kang(seat, now, MeldKind.ADDED_KANG, tiles, None, None))
                 continue
+            if kind is MeldKind.PUNG and any(k[0].is_kang and k[1][0] == tiles[0] for k in known):
+                continue  # a kang read as its pung for a while (a box lost): melds never shrink
             if not baseline:
                 out.append(self._new_meld(seat, now, kind, tiles, turned))
         known |= cur
@@ -377,14 +379,21 @@ class EventDetector:
                 self.last_discard = None
             else:
                 called = turned
-        self.turn = seat  # whoever melds discards next
         if kind.is_kang:
             return self._kang(seat, now, kind, tiles, called, from_seat)
+        self.turn = seat  # whoever melds discards next
         return MeldSeen(seat, now, kind, tiles, called, from_seat)
 
     def _kang(self, seat: Seat, now: float, kind: MeldKind, tiles: tuple[Tile, ...],
               called: Tile | None, from_seat: Seat | None) -> KangSeen:
-        self.turn = seat
+        """A kang; its seat discards next, but for a kang of its own tiles (secret, sagása)
+        seen after its seat's discard: it was made before that discard, and the camera saw it
+        late (or took a second box for a fourth tile), and the next seat plays all the same.
+        West's White dragon pung, a fourth box put in it, was heard as a sagása after West's
+        discard, and North's discard went to West, and each after it to the seat before."""
+        own = kind in (MeldKind.ADDED_KANG, MeldKind.CONCEALED_KANG)
+        if not (own and self.last_discard is not None and self.last_discard[0] is seat):
+            self.turn = seat
         return KangSeen(seat, now, kind, tiles, called, from_seat, self._gift(kind, seat, tiles))
 
     def _gift(self, kind: MeldKind, seat: Seat, tiles: tuple[Tile, ...]) -> Any:

@@ -101,6 +101,34 @@ def test_pung_grown_to_kang_is_sagasa() -> None:
     assert len(events) == 1 and isinstance(events[0], KangSeen) and events[0].meld is MeldKind.ADDED_KANG
 
 
+def test_a_sagasa_seen_after_its_seats_discard_leaves_the_turn_to_the_next_seat() -> None:
+    """Vietnamese West's White dragon pung: after West's discard the detector put a fourth box
+    in it for a few frames. The sagása heard gave West the turn, its pung seen again was a new
+    pung, and North's discard went to West, and every later one to the seat before its own
+    (``bench_camera_referee.py --reader models``, seed 1, action 37). A kang of a seat's own
+    tiles is made before its discard: seen after it, the next seat plays all the same; and a
+    meld never shrinks."""
+    pung = MeldReading(tuple(_item("5z", 10 * k, k) for k in range(3)), called=True)
+    kang = MeldReading(tuple(_item("5z", 10 * k, k) for k in range(4)), called=True)
+
+    def table(meld: MeldReading, *pool: TileItem) -> TableReading:
+        return TableReading({Seat.WEST: SeatReading(Seat.WEST, melds=(meld,))}, discards=pool)
+
+    west_discard = _item("3z", 100, 10)
+    det = EventDetector(first=Seat.WEST)
+    det.update(table(pung))
+    assert [str(e) for e in det.update(table(pung, west_discard))] == ["West discards 3z (West wind)"]
+    said = det.update(table(kang, west_discard))
+    assert len(said) == 1 and isinstance(said[0], KangSeen) and said[0].meld is MeldKind.ADDED_KANG
+    assert det.update(table(pung, west_discard)) == []  # the pung again: no new meld
+    assert [str(e) for e in det.update(table(pung, west_discard, _item("1m", 120, 11)))] == [
+        "North discards 1m (1 characters)"]
+    on_time = EventDetector(first=Seat.WEST)  # a sagása before the seat's discard: it discards next
+    on_time.update(table(pung))
+    on_time.update(table(kang))
+    assert [str(e) for e in on_time.update(table(kang, west_discard))] == ["West discards 3z (West wind)"]
+
+
 def test_a_meld_whose_turned_tile_flickers_is_announced_once() -> None:
     """Which tile of a called meld lies sideways is read from its box's shape, and a box can
     flip for a frame; the meld is the same meld (two equal chows still count twice)."""
