@@ -160,8 +160,9 @@ KINDS = {"m": "suits", "p": "suits", "s": "suits", "z": "winds and dragons", "f"
 
 def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
     """Fresh live readers (one detector, its input ``imgsz`` or as served): as served; without
-    looking for tiles missed in rows (as served until stop 72); without that or turning the crops
-    of tiles lying across upright; and without the flower look either (as served until stop 69)."""
+    joining tiles boxed in two pieces (as served until stop 74); without that or looking for
+    tiles missed in rows (as served until stop 72); without those or turning the crops of tiles
+    lying across upright; and without the flower look either (as served until stop 69)."""
     from vision.holes import RowHoles
     from vision.pipeline import default_reader
     from vision.reader import LIVE_BALANCE, LIVE_DETECT_SIZE, VideoReader, shipped_classifier
@@ -169,8 +170,10 @@ def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
     served = default_reader(live=True)
     bare = shipped_classifier(flower_look=None, number_look=None)
     size = imgsz or LIVE_DETECT_SIZE
-    return {"served": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE,
-                                          holes=RowHoles()),
+    return {"served": lambda: VideoReader(served.detector, served.classify, size, balance=served.balance,
+                                          holes=served.holes, pieces=served.pieces),
+            "no pieces look": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE,
+                                                  holes=RowHoles()),
             "no hole look": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE),
             "crops as cut": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE,
                                                 stand_up=False),

@@ -29,7 +29,7 @@ __all__ = ["TilePieces", "joined"]
 
 @dataclass(frozen=True)
 class TilePieces:
-    """Stage: face-up boxes -> (indices of the boxes kept, the boxes of tiles found in two pieces).
+    """Stage: face-up boxes -> the pairs of them that are one tile's two pieces.
 
     A box is a piece when its area is under ``piece`` of the median area of its ``near``
     nearest boxes. A piece and the box beside it in its row (lying over each other along the

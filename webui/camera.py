@@ -3,8 +3,9 @@
 :class:`CameraSource` reads any OpenCV source on ``vision.capture.Capture``'s thread
 (it reconnects by itself and says so), runs each newest frame through
 ``vision.pipeline.LivePipeline`` (reader -> smoothing -> table regions -> events) and
-turns the result into :class:`webui.live.LiveUpdate` objects for the hub. When the
-models are not installed yet, the picture alone is shown and the page says why.
+turns the result into :class:`webui.live.LiveUpdate` objects for the hub. The hub calls
+``new_hand`` when a table is set up or a hand ends: the pipeline starts the next hand afresh.
+When the models are not installed yet, the picture alone is shown and the page says why.
 :func:`pipeline_updates` is shared with the demo, which feeds rendered frames.
 
 >>> from engine.tiles import Tile
