@@ -267,13 +267,13 @@ class LiveHub:
         """Tell the source of a new hand: its tracker still holds the last hand's tiles, and
         the turn order it follows would run on from the last hand's last discard."""
         with self._hand_lock:
-            state = self.book.current() if self.book is not None else None
-            hand = None if state is None else (state.table_id, state.hand_no, state.next_dealer)
+            deal = self.book.deal() if self.book is not None else None
+            hand = None if deal is None else (deal.table_id, deal.hand_no, deal.next_dealer)
             before, self._hand = self._hand, hand
-        if state is None or before is _UNSEEN or hand == before:
+        if deal is None or before is _UNSEEN or hand == before:
             return
-        new_table = before is None or before[0] != state.table_id
-        dealer = state.dealer if new_table else state.next_dealer
+        new_table = before is None or before[0] != deal.table_id
+        dealer = deal.dealer if new_table else deal.next_dealer
         new_hand = getattr(self.source, "new_hand", None)
         if dealer is not None and callable(new_hand):
             new_hand(Seat(dealer))

@@ -38,6 +38,7 @@ from engine.tiles import Tile, format_tiles, parse_tiles
 from webui.adapters.tablebook import (
     KINDS,
     SPECIAL_SETS,
+    Deal,
     Event,
     Payment,
     SeatState,
@@ -328,6 +329,16 @@ class RefereeBook:
             if ref is None:
                 return None
             return self._state(ref)
+
+    def deal(self) -> Deal | None:
+        """The latest table's hand and dealers, without replaying the hand as ``current`` does
+        (the camera's thread asks after every event it sends)."""
+        with self._lock:
+            ref = self._referee()
+            if ref is None:
+                return None
+            game = ref.game
+            return Deal(ref.game_id, game.hand_number, game.dealer, game.next_deal()[0] if game.is_over() else None)
 
     def require(self) -> TableState:
         state = self.current()

@@ -50,7 +50,7 @@ from engine.tiles import Tile, format_tiles, parse_tiles
 from webui.adapters.rules import Rules, Situation
 
 __all__ = [
-    "TableBook", "TableSetup", "TableState", "SeatState", "Event", "Payment", "TableEventError", "KINDS",
+    "TableBook", "TableSetup", "TableState", "SeatState", "Event", "Payment", "TableEventError", "KINDS", "Deal",
     "kinds_for", "plays_special_sets", "special_set_tiles", "SPECIAL_SETS",
 ]
 
@@ -160,6 +160,16 @@ class SeatState:
     markers: int = 0  # jai alái markers held, where the table plays the pot (000, 001)
 
 
+@dataclass(frozen=True)
+class Deal:
+    """Which hand a table is at: what a camera watching needs to know to start the next one."""
+
+    table_id: int
+    hand_no: int
+    dealer: Seat
+    next_dealer: Seat | None  # while one hand is over and the next not begun: who deals it
+
+
 @dataclass
 class TableState:
     table_id: int
@@ -234,6 +244,11 @@ class TableBook:
         if state is None:
             raise TableEventError("no table is set up yet: start one on the Referee page")
         return state
+
+    def deal(self) -> Deal | None:
+        """The latest table's hand and dealers (None before any table)."""
+        state = self.current()
+        return None if state is None else Deal(state.table_id, state.hand_no, state.dealer, state.next_dealer)
 
     # -- changing it --------------------------------------------------------------------
     def new_table(self, setup: TableSetup) -> TableState:

@@ -14,7 +14,7 @@ from engine.tiles import Tile
 from tests.webui.conftest import token_of
 from tests.webui.helpers import ScriptedSource
 from webui import create_app
-from webui.adapters.tablebook import TableSetup
+from webui.adapters.tablebook import Deal, TableSetup
 from webui.live import LiveTile, LiveUpdate
 
 
@@ -202,6 +202,8 @@ def test_the_camera_starts_each_hand_afresh_and_knows_who_deals(config: dict[str
     assert camera.hands == [Seat.EAST]
     post("/referee/event", kind="win", seat="S", hand="11m345p678s789s234m789p", how="self")
     assert camera.hands == [Seat.EAST, Seat.SOUTH]  # South won East's deal: South deals next
+    state = hub.book.current()  # what the hub asks, as the pages' table says it
+    assert hub.book.deal() == Deal(state.table_id, state.hand_no, state.dealer, Seat.SOUTH)
     post("/referee/undo")
     assert camera.hands == [Seat.EAST, Seat.SOUTH]
     hub.handle(LiveUpdate(None, events=({"kind": "win", "seat": 1, "tiles": "", "source": "hand",
