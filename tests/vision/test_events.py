@@ -301,6 +301,24 @@ def test_a_new_flower_read_as_one_lying_at_another_seat_is_named_by_its_runner_u
     assert det.update(table(south, (newcomer,))) == []
 
 
+def test_a_second_box_half_over_two_flowers_leaves_both_flowers() -> None:
+    """Filipino North's flowers down the camera's left: its 1z boxed again half over the 6z
+    below it, surer than either, had dropped the 6z, so North's second 6z, laid next, counted
+    as the only one and was never heard (set style 0, seed 1, action 25)."""
+    def north(*flowers: TileItem) -> TableReading:
+        return TableReading({Seat.NORTH: SeatReading(Seat.NORTH, flowers=flowers)})
+
+    col = lambda code, y, c, track: TileItem(Tile.parse(code), (590.0, y, 620.0, y + 23), c, track=track)  # noqa: E731
+    laid = (col("3z", 193, 0.62, 1), col("1z", 216, 0.48, 2), col("6z", 239, 0.55, 3), col("3z", 262, 0.61, 4))
+    straddling = col("1z", 227, 0.57, 5)
+    det = EventDetector(first=Seat.EAST)
+    det.update(north())
+    assert sorted(str(e.tile) for e in det.update(north(*laid))) == ["1z", "3z", "3z", "6z"]
+    assert det.update(north(*laid, straddling)) == []
+    said = [det.update(north(*laid, straddling, col("6z", 285, 0.66, 6))) for _ in range(3)]
+    assert said[:2] == [[], []] and [(e.seat, str(e.tile)) for e in said[2]] == [(Seat.NORTH, "6z")]
+
+
 def test_a_flower_boxed_twice_is_one_flower() -> None:
     """Filipino South lays out three North winds; the detector boxes the third again, 0.45
     over itself, and the second box stays. Counted, it was a fourth North wind laid out
