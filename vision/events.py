@@ -403,13 +403,15 @@ class EventDetector:
 
     def _kang(self, seat: Seat, now: float, kind: MeldKind, tiles: tuple[Tile, ...],
               called: Tile | None, from_seat: Seat | None) -> KangSeen:
-        """A kang; its seat discards next, but for a kang of its own tiles (secret, sagása)
-        seen after its seat's discard: it was made before that discard, and the camera saw it
-        late (or took a second box for a fourth tile), and the next seat plays all the same.
-        West's White dragon pung, a fourth box put in it, was heard as a sagása after West's
-        discard, and North's discard went to West, and each after it to the seat before."""
-        own = kind in (MeldKind.ADDED_KANG, MeldKind.CONCEALED_KANG)
-        if not (own and self.last_discard is not None and self.last_discard[0] is seat):
+        """A kang; its seat discards next, but for a sagása seen after its seat's discard: it
+        was made before that discard, and the camera saw it late (or took a second box for a
+        fourth tile), and the next seat plays all the same. West's White dragon pung, a fourth
+        box put in it, was heard as a sagása after West's discard, and North's discard went to
+        West, and each after it to the seat before. A secret, four tiles laid at once, is no
+        box's mistake: it says whose turn it is, and mends a turn order the camera lost (a
+        Visayan East's, after a discard heard at the seat before its own)."""
+        late = kind is MeldKind.ADDED_KANG and self.last_discard is not None and self.last_discard[0] is seat
+        if not late:
             self.turn = seat
         return KangSeen(seat, now, kind, tiles, called, from_seat, self._gift(kind, seat, tiles))
 

@@ -127,6 +127,16 @@ def test_a_sagasa_seen_after_its_seats_discard_leaves_the_turn_to_the_next_seat(
     on_time.update(table(pung))
     on_time.update(table(kang))
     assert [str(e) for e in on_time.update(table(kang, west_discard))] == ["West discards 3z (West wind)"]
+    # a secret says whose turn it is, even after that seat's discard as the camera heard it
+    back = lambda k: TileItem(Tile.BACK, (10.0 * k, 0.0, 10.0 * k + 10, 14), 0.9, track=20 + k)  # noqa: E731
+    secret = MeldReading((back(0), _item("2m", 10, 21), _item("2m", 20, 22), back(3)), concealed=True)
+    lost = EventDetector(first=Seat.WEST)
+    lost.update(table(pung, west_discard))
+    said = lost.update(TableReading({Seat.WEST: SeatReading(Seat.WEST, melds=(pung, secret))}, discards=(west_discard,)))
+    assert [e.meld for e in said] == [MeldKind.CONCEALED_KANG]
+    assert [str(e) for e in lost.update(TableReading({Seat.WEST: SeatReading(Seat.WEST, melds=(pung, secret))},
+                                                     discards=(west_discard, _item("8m", 140, 12))))] == [
+        "West discards 8m (8 characters)"]
 
 
 def test_a_meld_whose_turned_tile_flickers_is_announced_once() -> None:
