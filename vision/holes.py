@@ -40,10 +40,10 @@ class RowHoles:
     Two face-up boxes of about one size (within ``alike``; or one lying across, its width the
     other's height) lying in one row (their centres within ``in_line`` of a tile's height
     across it) ``gap`` tile widths apart, with no box (``others``, face-down ones too)
-    centred between them, leave a hole; it is a tile when the middle of the hole is within ``face_lab`` (CIE Lab, 0-255 scale) of a neighbour's
-    face and 1.5 times that from the cloth, whose colour is the picture's median (on a cloth
-    as pale as the tiles, a gap where a discard was claimed would look like a tile: none is
-    found).
+    centred between them, leave a hole; it is a tile when the middle of the hole is within
+    ``face_lab`` (CIE Lab, 0-255 scale) of a neighbour's face and 1.5 times that from the
+    cloth, whose colour is the picture's median (on a cloth as pale as the tiles, a gap where
+    a discard was claimed would look like a tile: none is found).
 
     On the last tables of 40 bot-played hands (seeds 200-209, ``bench_camera_referee.py``) the
     pairs of the live reader's boxes made 248 holes, 29 of them over missed tiles; ``face_lab``
@@ -79,11 +79,12 @@ class RowHoles:
         if len(boxes) < 2:
             return []
         c = (boxes[:, :2] + boxes[:, 2:]) / 2
-        mean = ((boxes[:, 2:] - boxes[:, :2])[None] + (boxes[:, 2:] - boxes[:, :2])[:, None]) / 2  # (i, j, [w, h])
+        size = boxes[:, 2:] - boxes[:, :2]
+        mean = (size[None] + size[:, None]) / 2  # (i, j, [w, h])
         every = boxes if others is None or not len(others) else np.concatenate([boxes, np.asarray(others, np.float32)])
         centres = (every[:, :2] + every[:, 2:]) / 2
         holes: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        for i, j, axis, straight in self._pairs(boxes):
+        for i, j, axis, straight in self._pairs(c, size, mean):
             mid, half = (c[i] + c[j]) / 2, mean[i, j] / 2
             if (np.abs(centres - mid) < half).all(1).any():
                 continue  # something lies there already
@@ -93,12 +94,10 @@ class RowHoles:
             holes.append((hole, boxes[i], boxes[j]))
         return holes
 
-    def _pairs(self, boxes: np.ndarray) -> list[tuple[int, int, int, bool]]:
-        """Pairs of boxes with room for one tile between them in their row: (i, j, the row's
-        axis (0: x), whether the two are of one size, not one lying across the row)."""
-        c = (boxes[:, :2] + boxes[:, 2:]) / 2
-        size = boxes[:, 2:] - boxes[:, :2]
-        mean = (size[None] + size[:, None]) / 2
+    def _pairs(self, c: np.ndarray, size: np.ndarray, mean: np.ndarray) -> list[tuple[int, int, int, bool]]:
+        """Pairs of boxes (their centres ``c``, sizes and pairwise mean sizes) with room for
+        one tile between them in their row: (i, j, the row's axis (0: x), whether the two are
+        of one size, not one lying across the row)."""
         d = np.abs(c[None] - c[:, None])
         lo, hi = self.gap
         in_line = d[..., ::-1] < self.in_line * mean[..., ::-1]  # per axis: across that axis, in line

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.detections import box_area
+
 __all__ = ["TilePieces", "joined"]
 
 
@@ -53,7 +55,7 @@ class TilePieces:
         if len(boxes) <= self.near:
             return np.zeros((0, 2), np.int64)
         free = np.ones(len(boxes), bool)
-        area = np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)
+        area = box_area(boxes)
         centre = (boxes[:, :2] + boxes[:, 2:]) / 2
         dist = np.linalg.norm(centre[:, None] - centre[None], axis=2)
         np.fill_diagonal(dist, np.inf)
