@@ -8,7 +8,15 @@ from engine.game import DeclareBeauty, DeclareNews, Game
 from engine.hand import MeldKind
 from engine.seats import Seat
 from engine.tiles import Tile, parse_tiles
-from vision.events import DiscardSeen, EventDetector, FlowerSeen, KangSeen, MeldSeen, RefereeFeed
+from vision.events import (
+    DiscardSeen,
+    EventDetector,
+    FlowerSeen,
+    KangSeen,
+    MeldSeen,
+    RefereeFeed,
+    one_box_a_tile,
+)
 from vision.pipeline import LivePipeline
 from vision.readings import MeldReading, SeatReading, TableReading, TileItem
 from vision.regions import TableLayout
@@ -327,6 +335,54 @@ def test_a_second_box_half_over_two_flowers_leaves_both_flowers() -> None:
     assert det.update(north(*laid, straddling)) == []
     said = [det.update(north(*laid, straddling, col("6z", 285, 0.66, 6))) for _ in range(3)]
     assert said[:2] == [[], []] and [(e.seat, str(e.tile)) for e in said[2]] == [(Seat.NORTH, "6z")]
+
+
+def test_a_tile_half_under_a_second_box_stays() -> None:
+    """Vietnamese South's pool column (bot-played tables read live, seed 0): a 7s between a
+    6s and a 9m, boxed again half over the 6s. Each of the two 7s boxes lies over two boxes
+    that lie apart; the less sure goes first, and then the 7s lies over one box only."""
+    col = lambda code, y1, y2, c, track: TileItem(Tile.parse(code), (1166, y1, 1206, y2), c, track=track)  # noqa: E731
+    six, seven, nine = col("6s", 463, 496, 0.64, 336), col("7s", 497, 531, 0.58, 393), col("9m", 522, 560, 0.59, 285)
+    second = col("7s", 485, 518, 0.50, 428)
+    assert [i.track for i in one_box_a_tile([six, seven, second, nine])] == [336, 285, 393]
+
+
+def test_a_flower_box_left_over_a_meld_tile_is_no_flower() -> None:
+    """Filipino South calls a chow and lays it where the bottom flowers lay. A box the flower
+    row had kept there (read Spring at 0.32, and dropped so far as a second box over the
+    Chrysanthemum) now lay 0.49 over the chow's 8p, read in the hand row while the chow was
+    not yet whole, and it was South laying a Spring (bot-played tables read live, seed 1,
+    action 75)."""
+    box = lambda code, xyxy, c, track: TileItem(Tile.parse(code), xyxy, c, track=track)  # noqa: E731
+    mum = box("8f", (1327, 577, 1368, 607), 0.68, 561)
+    ghost = box("5f", (1327, 562, 1367, 596), 0.41, 608)
+    others = (box("5z", (1323, 550, 1365, 582), 0.62, 560), box("7z", (1319, 517, 1361, 551), 0.66, 549))
+    det = EventDetector(first=Seat.SOUTH)
+    det.update(TableReading())
+    before = det.update(TableReading({Seat.SOUTH: SeatReading(Seat.SOUTH, flowers=(mum, ghost, *others))}))
+    assert sorted(str(e.tile) for e in before) == ["5z", "7z", "8f"]
+    chow = (box("9p", (1319, 524, 1362, 559), 0.69, 796), box("8p", (1323, 553, 1365, 586), 0.70, 793))
+    moved = replace(mum, box=(1334, 580, 1369, 621), confidence=0.54)
+    after = TableReading({Seat.SOUTH: SeatReading(Seat.SOUTH, concealed=chow, flowers=(moved, replace(ghost, confidence=0.32)))})
+    assert [det.update(after) for _ in range(det.copy_after)] == [[]] * det.copy_after
+
+
+def test_a_second_box_half_over_two_discards_by_iou_under_the_bar_is_no_discard() -> None:
+    """Visayan North's pool column as the models boxed it: the 1s boxed again half over the 2p
+    below it, IoU 0.30 with the 1s and 0.29 with the 2p, read 1s at 0.31. The frame its IoU
+    with the 1s fell under 0.3 it was North discarding a fifth 1s, the turn went on to East,
+    and North's next discard was refused as East's (set style 0, seed 1, action 41)."""
+    col = lambda code, box, c, track: TileItem(Tile.parse(code), box, c, track=track)  # noqa: E731
+    pool = (col("1s", (719, 404, 760, 434), 0.72, 255), col("2p", (719, 436, 757, 465), 0.70, 306),
+            col("3z", (720, 461, 757, 495), 0.74, 395), col("3m", (711, 488, 752, 525), 0.64, 428))
+    twice = col("1s", (718, 421, 760, 450), 0.31, 511)  # IoU 0.28 and 0.30
+    det = EventDetector(first=Seat.NORTH)
+    det.update(TableReading(discards=pool))
+    assert det.update(TableReading(discards=(*pool, twice))) == []
+    assert det.turn is Seat.NORTH
+    east = col("1z", (925, 696, 961, 742), 0.9, 520)
+    assert [(e.seat, str(e.tile)) for e in det.update(TableReading(discards=(*pool, twice, east)))] == [
+        (Seat.NORTH, "1z")]
 
 
 def test_a_flower_boxed_twice_is_one_flower() -> None:
