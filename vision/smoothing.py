@@ -172,7 +172,9 @@ class TileSmoother:
             if stale:
                 self.tracks.remove(max(stale, key=lambda o: o.misses))
                 tr.seeking = 0
-                continue
+            # looked for all the same: the stale one may be the tile's second box, gone as the row
+            # moved (Filipino South's flowers moved three places over for a chow: the 1z's second
+            # box went, its old place kept the name 1z under an 8f, and South laid out a second 1z)
             taken = [o for o in self.tracks if o is not tr and o.confirmed and o.misses == 0
                      and o.name()[0] == tile and self._replaced_by(o) is not None]
             if taken:

@@ -133,6 +133,21 @@ def test_flowers_shifting_over_one_place_each_are_renamed_in_a_chain() -> None:
     assert len(out) == 13
 
 
+def test_a_flower_moved_away_from_its_second_box_leaves_its_old_place_to_the_new_tile() -> None:
+    # Filipino South's flowers moved three places over for a chow (set style 0, seed 1): the
+    # 1z's second box, half over it, went as the row moved, and taken for the place the 1z
+    # moved from, it left the 1z's real old place named 1z under the 8f laid there: South
+    # laid out a second 1z (action 75)
+    s = TileSmoother(appear=3, votes=15)
+    for _ in range(20):
+        s.update(frame(*ROW, (Tile.FLOWER2, 700.0, 300.0), (Tile.FLOWER2, 700.0, 320.0), (Tile.FLOWER3, 800.0, 300.0)))
+    for _ in range(3):
+        out = s.update(frame(*ROW, (Tile.S5, 700.0, 300.0), (Tile.FLOWER2, 750.0, 300.0), (Tile.FLOWER3, 800.0, 300.0)))
+    assert {k: v for k, v in _shown(out).items() if k in (Tile.S5, Tile.FLOWER2)} == {
+        Tile.S5: [700], Tile.FLOWER2: [750]}
+    assert len(out) == 13
+
+
 def test_a_tile_misread_in_place_keeps_its_name() -> None:
     # half hidden by a hand, a discard is read as another tile for a while: nothing moved
     # anywhere, so only the vote could rename it, and a few frames do not
