@@ -344,7 +344,11 @@ class VideoReader:
     - A face-up box below ``up_conf`` is dropped: at the table's edge-on hand rows the
       detector half-sees faces (confidence ~0.25) that flicker in and out, and each flicker
       would be a tile laid or taken. Face-down boxes only count, so they keep the
-      detector's own threshold.
+      detector's own threshold. A tile kept last frame is held in its place down to
+      ``hold_conf``, as a tracker continues its tracks on weak detections: Visayan South's 2s,
+      alone at the head of a new pool column, came at 0.372 on whole-frame passes and 0.341
+      between them, so it was never seen two frames running, and its discard was never heard
+      (set style 0, seed 1, action 78).
     - A tile whose box and pixels are as they were last frame keeps its name, so the
       classifier runs only on tiles that arrived, moved or changed (a hand passing over
       them), on a newcomer for its first ``settle`` frames, and on every tile once each
@@ -376,7 +380,8 @@ class VideoReader:
 
     def __init__(self, detector: TileDetector, classify: Classify, imgsz: int = LIVE_DETECT_SIZE,
                  same_iou: float = 0.85, same_pixels: float = 10.0, refresh: int = 10,
-                 full_every: int = 20, margin: float = 2.0, up_conf: float = 0.35, settle: int = 5,
+                 full_every: int = 20, margin: float = 2.0, up_conf: float = 0.35, hold_conf: float = 0.25,
+                 settle: int = 5,
                  balance: FaceBalance | None = LIVE_BALANCE, stand_up: bool = True,
                  holes: RowHoles | None = None, pieces: TilePieces | None = None) -> None:
         self.detector = detector
@@ -388,6 +393,7 @@ class VideoReader:
         self.full_every = full_every
         self.margin = margin
         self.up_conf = up_conf
+        self.hold_conf = hold_conf  # a settled tile is kept down to this confidence
         self.settle = settle  # frames a newcomer is read afresh before its name is kept
         self.balance = balance
         self.stand_up = stand_up  # crops of tiles lying across turned upright (``tops_up``)
@@ -452,7 +458,7 @@ class VideoReader:
 
     def __call__(self, image: np.ndarray) -> Detections:
         dets = self._detect(image)
-        dets = dets[~dets.face_up | (dets.confidence >= self.up_conf)]
+        dets = dets[~dets.face_up | (dets.confidence >= self.up_conf) | self._held(dets)]
         if self.holes is not None:
             dets = self._with_holes(image, dets, self.holes)
         if self.pieces is not None:
@@ -494,6 +500,16 @@ class VideoReader:
         prob = np.where(lost, 0.0, share[np.arange(len(up)), pick])
         second, second_prob = _runner_up(guesses, pick)
         return dets.with_face_up_names(np.stack([pick, second], 1), np.stack([prob, second_prob], 1))
+
+    def _held(self, dets: Detections) -> np.ndarray:
+        """Which boxes are face up at ``hold_conf`` or more where a face-up tile was last frame."""
+        seen = self._seen
+        weak = dets.face_up & (dets.confidence >= self.hold_conf)
+        if seen is None or not weak.any() or not len(seen.boxes):
+            return np.zeros(len(dets), bool)
+        iou = box_iou(dets.xyxy, seen.boxes)
+        held: np.ndarray = weak & (iou.max(1, initial=0.0) >= self.same_iou)
+        return held
 
     def _with_holes(self, image: np.ndarray, dets: Detections, holes: RowHoles) -> Detections:
         """``dets`` and the tiles ``holes`` finds missed between two face-up ones, face up at

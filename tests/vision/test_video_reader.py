@@ -142,6 +142,32 @@ def test_unsure_face_up_boxes_are_dropped_but_unsure_backs_kept() -> None:
     assert out.face_up.tolist() == [False, True] and out.code[0] == int(Tile.BACK)
 
 
+def test_a_tile_kept_is_held_when_its_box_turns_unsure_and_one_never_kept_is_not() -> None:
+    """Visayan South's 2s, alone at the head of a new pool column, came at 0.372 on whole-frame
+    passes and 0.341 between them, and its discard was never heard (set style 0, seed 1,
+    action 78)."""
+    class Fading(FakeDetector):
+        conf = np.array([0.9, 0.36], np.float32)
+
+        def __call__(self, image: np.ndarray, imgsz: int | None = None, region: object = None) -> Detections:
+            return Detections(xyxy=BOXES[:2].copy(), confidence=self.conf.copy(), face_up=np.ones(2, bool))
+
+    det = Fading()
+    reader = VideoReader(det, CountingClassifier(), up_conf=0.35, hold_conf=0.25, settle=3)
+    image = frame([10, 100])
+    seen = [len(reader(image))]
+    det.conf = np.array([0.9, 0.341], np.float32)
+    seen += [len(reader(image)) for _ in range(5)]
+    assert seen == [2] * 6
+    det.conf = np.array([0.9, 0.2], np.float32)  # under the hold: gone
+    assert len(reader(image)) == 1
+    det.conf = np.array([0.9, 0.3], np.float32)
+    assert len(reader(image)) == 1  # gone a frame: not held back
+    never = VideoReader(Fading(), CountingClassifier(), up_conf=0.35, hold_conf=0.25, settle=3)
+    never.detector.conf = np.array([0.9, 0.3], np.float32)
+    assert [len(never(image)) for _ in range(3)] == [1, 1, 1]  # never kept: never held
+
+
 def test_a_region_pass_sees_tiles_as_the_whole_frame_pass_does() -> None:
     """The shipped detector on a rendered table: the region is cut from the whole frame's
     network input on its grid, so the sure tiles well inside come out the same."""
