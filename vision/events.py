@@ -513,17 +513,21 @@ class EventDetector:
 
     def _landed_by_a_hidden_twin(self, new: list[TileItem], fresh: Counter[Tile],
                                  here: set[int | None]) -> Counter[Tile]:
-        """New pool tiles the counts missed: each lands while a pool tile of its name, seen in
-        the last reading, is hidden now (most often under the discarder's hand) and lay more
-        than two tiles away. The count stayed as it was, and the discard was heard nowhere:
-        South's 9m, laid as a hand passed over West's 9m (a Filipino hand read live, set
-        style 0), and every later discard went to the seat before its own."""
+        """New pool tiles the counts missed: each lands while a pool tile of its name, one the
+        counts still hold though it is not seen now (hidden, most often under the discarder's
+        hand, or lost for fewer than ``forget`` readings), lay more than two tiles away. The
+        count stayed as it was, and the discard was heard nowhere: South's 9m, laid as a hand
+        passed over West's 9m (a Filipino hand read live, set style 0), and every later
+        discard went to the seat before its own; North's White dragon, laid 12 readings after
+        South's, blank and weakly boxed, had gone (Singaporean, set style 12, action 19)."""
         extra: Counter[Tile] = Counter()
         for tile in {i.tile for i in new}:
-            hidden = [self._places[t][1] for t in self._pool_tracks - here
-                      if t is not None and t in self._places and self._named.get(t) is tile]
+            unseen = self._pool[tile] - sum(1 for t in here if t is not None and self._named.get(t) is tile
+                                            and all(i.track != t for i in new))
+            hidden = [box for t, (name, box) in self._places.items()
+                      if t not in here and name is tile and self._named.get(t) is tile]
             for item in [i for i in new if i.tile is tile][fresh[tile]:]:  # those the counts missed
-                if extra[tile] < len(hidden) and all(_apart(item.box, box, 2.0) for box in hidden):
+                if extra[tile] < min(len(hidden), unseen) and all(_apart(item.box, box, 2.0) for box in hidden):
                     extra[tile] += 1
         return extra
 

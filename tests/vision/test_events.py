@@ -485,6 +485,27 @@ def test_a_discard_landing_while_a_twin_in_the_pool_is_hidden_is_a_discard() -> 
     assert det.update(TableReading(discards=(north, south, moved)), now=6.0) == []
 
 
+def test_a_discard_landing_while_a_twin_lost_a_while_ago_is_still_counted_is_a_discard() -> None:
+    """A Singaporean bot hand read live (set style 12): South's blank White dragon, weakly
+    boxed, went from the pool at the camera's right; 12 readings later North's White dragon
+    landed across the pool, while the pool's count still held two, and it was heard nowhere
+    (action 19). Lost for ``forget`` readings, the count lets it go, and a new one is counted
+    as any other."""
+    det = EventDetector(first=Seat.EAST)
+    det.update(TableReading(), now=0.0)
+    east = TileItem(Tile.WHITE, (856, 696, 890, 743), 0.7, track=229)
+    south = TileItem(Tile.WHITE, (1166, 490, 1210, 528), 0.4, track=317)
+    assert [str(e.seat) for e in det.update(TableReading(discards=(east,)), now=1.0)] == ["East"]
+    assert [str(e.seat) for e in det.update(TableReading(discards=(east, south)), now=2.0)] == ["South"]
+    for k in range(12):  # South's gone, West discards a 1p
+        det.update(TableReading(discards=(east,)), now=3.0 + k)
+    det.turn = Seat.NORTH
+    north = TileItem(Tile.WHITE, (715, 457, 760, 497), 0.6, track=345)
+    assert [str(e) for e in det.update(TableReading(discards=(east, north)), now=20.0)] == [
+        "North discards 5z (White dragon)"]
+    assert det.update(TableReading(discards=(east, north, south)), now=21.0) == []  # found again in its place
+
+
 def test_a_refused_discard_still_passes_the_turn() -> None:
     """The referee refuses North's 7p (a fifth copy: a real discard misread, or one its book,
     out of step after an earlier misread, cannot take), and the camera's turn order goes on
