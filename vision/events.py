@@ -126,6 +126,8 @@ def _signature(m: MeldReading) -> Signature | None:
 
 
 SAME_TILE_IOU = 0.3
+STRADDLE_COVER = 0.75  # two boxes lying apart that cover this much of a third: it is a second box
+STRADDLE_EACH = 0.2  # ... each covering this much of it at least
 
 
 def _apart(a: Box, b: Box, tiles: float) -> bool:
@@ -193,10 +195,6 @@ def _straddlers_out(cover: np.ndarray, over: np.ndarray, up: np.ndarray) -> np.n
         left[out[-1]] = False
 
 
-STRADDLE_COVER = 0.75  # two boxes lying apart that cover this much of a third: it is a second box
-STRADDLE_EACH = 0.2  # ... each covering this much of it at least
-
-
 def clear_of(items: Iterable[TileItem], others: Iterable[TileItem]) -> tuple[TileItem, ...]:
     """``items`` but those ``one_box_a_tile`` drops among ``others`` too: a second box over a
     surer tile of another region, or half over two of them. Filipino South's chow, laid where
@@ -256,7 +254,6 @@ class EventDetector:
     # pool tile's track id -> its name and box when last seen; the claimed one's place is freed
     _places: dict[int, tuple[Tile, Box]] = field(default_factory=dict)
     _last_track: int | None = None  # the last discard's track id
-    _pool_tracks: set[int | None] = field(default_factory=set)  # the pool's tracks in the last reading
     _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
     _doubt: dict[Seat, Counter[Tile]] = field(default_factory=dict)  # readings a second copy has stayed
     # an announced flower's track id -> its seat and the name it was announced by
@@ -497,7 +494,6 @@ class EventDetector:
         fresh += self._landed_by_a_hidden_twin(new, fresh, here)
         self._forget_gone(cur)
         self._places |= {i.track: (i.tile, i.box) for i in seen if i.face_up and i.track is not None}
-        self._pool_tracks = here
         out: list[TableEvent] = []
         if baseline:
             return out

@@ -393,7 +393,7 @@ class VideoReader:
         self.full_every = full_every
         self.margin = margin
         self.up_conf = up_conf
-        self.hold_conf = hold_conf  # a settled tile is kept down to this confidence
+        self.hold_conf = hold_conf  # a tile kept last frame is held in its place down to this
         self.settle = settle  # frames a newcomer is read afresh before its name is kept
         self.balance = balance
         self.stand_up = stand_up  # crops of tiles lying across turned upright (``tops_up``)
