@@ -24,7 +24,7 @@ from vision.classifier import (
     one_of_each,
 )
 from vision.deblur import STREAKED_BELOW, Streak, streak_of
-from vision.detections import UNKNOWN, Detections, box_iou, match
+from vision.detections import UNKNOWN, Detections, box_area, box_intersection, box_iou, match
 from vision.detector import TileDetector, largest_input
 from vision.holes import RowHoles
 from vision.pieces import TilePieces, joined
@@ -502,13 +502,17 @@ class VideoReader:
         return dets.with_face_up_names(np.stack([pick, second], 1), np.stack([prob, second_prob], 1))
 
     def _held(self, dets: Detections) -> np.ndarray:
-        """Which boxes are face up at ``hold_conf`` or more where a face-up tile was last frame."""
+        """Which boxes are face up at ``hold_conf`` or more where a face-up tile was last frame,
+        a quarter of them at most under a sure box: a weak box half over a sure one is the
+        detector's second box (Vietnamese West's White dragon pung, held so, was a kang)."""
         seen = self._seen
         weak = dets.face_up & (dets.confidence >= self.hold_conf)
         if seen is None or not weak.any() or not len(seen.boxes):
             return np.zeros(len(dets), bool)
         iou = box_iou(dets.xyxy, seen.boxes)
-        held: np.ndarray = weak & (iou.max(1, initial=0.0) >= self.same_iou)
+        sure = dets.xyxy[dets.face_up & (dets.confidence >= self.up_conf)]
+        under = box_intersection(dets.xyxy, sure) / np.maximum(box_area(dets.xyxy), 1e-9)[:, None]
+        held: np.ndarray = weak & (iou.max(1, initial=0.0) >= self.same_iou) & (under.max(1, initial=0.0) < 0.25)
         return held
 
     def _with_holes(self, image: np.ndarray, dets: Detections, holes: RowHoles) -> Detections:

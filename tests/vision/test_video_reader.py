@@ -168,6 +168,24 @@ def test_a_tile_kept_is_held_when_its_box_turns_unsure_and_one_never_kept_is_not
     assert [len(never(image)) for _ in range(3)] == [1, 1, 1]  # never kept: never held
 
 
+def test_a_weak_box_half_over_a_sure_one_is_not_held() -> None:
+    """Vietnamese West's White dragon pung: a fourth box, half over one of the three, held at
+    the hold's confidence, made the pung a kang (set style 5, seed 1, action 5)."""
+    class Second(FakeDetector):
+        conf = np.array([0.9, 0.9, 0.4], np.float32)
+
+        def __call__(self, image: np.ndarray, imgsz: int | None = None, region: object = None) -> Detections:
+            boxes = np.array([BOXES[0], BOXES[1], BOXES[1] + [35, 0, 35, 0]], np.float32)
+            return Detections(xyxy=boxes, confidence=self.conf.copy(), face_up=np.ones(3, bool))
+
+    det = Second()
+    reader = VideoReader(det, CountingClassifier(), up_conf=0.35, hold_conf=0.25, settle=3)
+    image = frame([10, 100, 180])
+    assert len(reader(image)) == 3
+    det.conf = np.array([0.9, 0.9, 0.3], np.float32)
+    assert len(reader(image)) == 2
+
+
 def test_a_region_pass_sees_tiles_as_the_whole_frame_pass_does() -> None:
     """The shipped detector on a rendered table: the region is cut from the whole frame's
     network input on its grid, so the sure tiles well inside come out the same."""
