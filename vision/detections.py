@@ -212,6 +212,16 @@ def box_intersection(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def box_cover(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, M) share of each box of ``a`` (N,4) that each box of ``b`` (M,4) covers, xyxy.
+
+    >>> box_cover(np.array([[0, 0, 10, 10.]]), np.array([[5, 0, 15, 10.]])).tolist()
+    [[0.5]]
+    """
+    out: np.ndarray = box_intersection(a, b) / np.maximum(box_area(a), 1e-9)[:, None]
+    return out
+
+
 def match(gt: np.ndarray, pred: np.ndarray, iou: float = 0.5) -> np.ndarray:
     """Greedy one-to-one matching by IoU (at least ``iou``, the most overlapping pairs
     first): ``m[i]`` = the index of the box of ``pred`` matched to box ``i`` of ``gt``, or -1.

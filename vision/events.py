@@ -35,7 +35,7 @@ import numpy as np
 from engine.hand import MeldKind
 from engine.seats import Seat
 from engine.tiles import Tile, format_tiles
-from vision.detections import box_area, box_intersection, box_iou
+from vision.detections import box_cover, box_iou
 from vision.readings import Box, MeldReading, ReadingError, SeatReading, TableReading, TileItem
 
 __all__ = [
@@ -170,7 +170,7 @@ def one_box_a_tile(items: Iterable[TileItem], iou: float = SAME_TILE_IOU) -> lis
     boxes = np.array([i.box for i in ranked], dtype=np.float64).reshape(-1, 4)
     over = box_iou(boxes, boxes) >= iou
     np.fill_diagonal(over, False)
-    cover = box_intersection(boxes, boxes) / np.maximum(box_area(boxes), 1e-9)[:, None]
+    cover = box_cover(boxes, boxes)
     np.fill_diagonal(cover, 0.0)
     left = _straddlers_out(cover, over, np.array([i.face_up for i in ranked], dtype=bool))
     kept: list[int] = []
@@ -517,9 +517,9 @@ class EventDetector:
         discard went to the seat before its own; North's White dragon, laid 12 readings after
         South's, blank and weakly boxed, had gone (Singaporean, set style 12, action 19)."""
         extra: Counter[Tile] = Counter()
+        seen_before = here - {i.track for i in new}
         for tile in {i.tile for i in new}:
-            unseen = self._pool[tile] - sum(1 for t in here if t is not None and self._named.get(t) is tile
-                                            and all(i.track != t for i in new))
+            unseen = self._pool[tile] - sum(1 for t in seen_before if t is not None and self._named.get(t) is tile)
             hidden = [box for t, (name, box) in self._places.items()
                       if t not in here and name is tile and self._named.get(t) is tile]
             for item in [i for i in new if i.tile is tile][fresh[tile]:]:  # those the counts missed

@@ -24,7 +24,7 @@ from vision.classifier import (
     one_of_each,
 )
 from vision.deblur import STREAKED_BELOW, Streak, streak_of
-from vision.detections import UNKNOWN, Detections, box_area, box_intersection, box_iou, match
+from vision.detections import UNKNOWN, Detections, box_cover, box_iou, match
 from vision.detector import TileDetector, largest_input
 from vision.holes import RowHoles
 from vision.pieces import TilePieces, joined
@@ -511,7 +511,7 @@ class VideoReader:
             return np.zeros(len(dets), bool)
         iou = box_iou(dets.xyxy, seen.boxes)
         sure = dets.xyxy[dets.face_up & (dets.confidence >= self.up_conf)]
-        under = box_intersection(dets.xyxy, sure) / np.maximum(box_area(dets.xyxy), 1e-9)[:, None]
+        under = box_cover(dets.xyxy, sure)
         held: np.ndarray = weak & (iou.max(1, initial=0.0) >= self.same_iou) & (under.max(1, initial=0.0) < 0.25)
         return held
 
