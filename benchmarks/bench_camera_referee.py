@@ -23,9 +23,8 @@ ambitions) as the hand's actions pushed into an observed game one by one
 what goes wrong is the pipeline's own (regions, smoothing, events, the page's book);
 ``models`` runs the shipped ONNX models on every frame (about a minute a hand on two cores).
 ``--tiles`` reads each hand's table after its last step (no hand over it; the hand of seed
-``s`` in the set style ``s % 48``) once by the shipped live reader, as served, without
-turning the crops of tiles lying across upright, and without the flower look either (as
-served until stop 69), and counts the face-up tiles named right by kind (about a second a
+``s`` in the set style ``s % 48``) once by the shipped live reader, as served and without
+each of its looks in turn (``_live_readers``), and counts the face-up tiles named right by kind (about a second a
 table and reader). ``--places`` reads each hand's last table once by the live reader as served,
 after the table as dealt (so the regions stage knows where the walls stood), and counts the
 tiles put where they lie by the regions stage as served and as before stop 71.
@@ -160,20 +159,28 @@ KINDS = {"m": "suits", "p": "suits", "s": "suits", "z": "winds and dragons", "f"
 
 def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
     """Fresh live readers (one detector, its input ``imgsz`` or as served): as served; without
-    joining tiles boxed in two pieces (as served until stop 74); without that or looking for
-    tiles missed in rows (as served until stop 72); without those or turning the crops of tiles
-    lying across upright; and without the flower look either (as served until stop 69)."""
+    boxing faces no box found (``UnboxedFaces``) or turning face up the faces boxed face down in a row of
+    faces, holes looked for only between tiles 1.75 tiles apart or more (as served until stop
+    76); without those or joining tiles boxed in two pieces (as served until stop 74); without
+    that or looking for tiles missed in rows (as served until stop 72); without those or
+    turning the crops of tiles lying across upright; and without the flower look either (as
+    served until stop 69)."""
     from vision.holes import RowHoles
+    from vision.pieces import TilePieces
     from vision.pipeline import default_reader
     from vision.reader import LIVE_BALANCE, LIVE_DETECT_SIZE, VideoReader, shipped_classifier
 
     served = default_reader(live=True)
     bare = shipped_classifier(flower_look=None, number_look=None)
+    before_77 = RowHoles(gap=(1.75, 2.4))  # holes between tiles 1.75 tiles apart or more
     size = imgsz or LIVE_DETECT_SIZE
     return {"served": lambda: VideoReader(served.detector, served.classify, size, balance=served.balance,
-                                          holes=served.holes, pieces=served.pieces),
+                                          holes=served.holes, pieces=served.pieces, down_faces=served.down_faces,
+                                          unboxed=served.unboxed),
+            "no unboxed or face-down look": lambda: VideoReader(served.detector, served.classify, size,
+                                                              balance=LIVE_BALANCE, holes=before_77, pieces=TilePieces()),
             "no pieces look": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE,
-                                                  holes=RowHoles()),
+                                                  holes=before_77),
             "no hole look": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE),
             "crops as cut": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE,
                                                 stand_up=False),

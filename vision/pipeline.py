@@ -112,7 +112,7 @@ def _is_bonus(ruleset: Any) -> Callable[[Tile], bool]:
 def default_reader(calibration: str | None = None, live: bool = False) -> Reader:
     """The shipped models (``models/*.onnx``), optionally naming tiles by a calibrated set;
     ``live``: a ``VideoReader`` for a fixed camera over the whole table."""
-    from vision.holes import RowHoles
+    from vision.holes import DownFaces, RowHoles, UnboxedFaces
     from vision.pieces import TilePieces
     from vision.reader import LIVE_BALANCE, TileReader, VideoReader, shipped_classifier
 
@@ -133,9 +133,11 @@ def default_reader(calibration: str | None = None, live: bool = False) -> Reader
         classify = calibrated.classifier
     # a set is taught in its photo's own colours and names crops in them (``vision.balance``);
     # tiles missed in a row are looked for between their neighbours (``vision.holes``), and
-    # tiles boxed in two pieces boxed whole (``vision.pieces``)
+    # tiles boxed in two pieces boxed whole (``vision.pieces``); faces boxed face down in a row
+    # of faces are turned face up, and faces no box found are boxed (``vision.holes``)
     return VideoReader(reader.detector, classify, balance=LIVE_BALANCE if calibration is None else None,
-                       holes=RowHoles(), pieces=TilePieces()) if live else reader
+                       holes=RowHoles(), pieces=TilePieces(), down_faces=DownFaces(),
+                       unboxed=UnboxedFaces()) if live else reader
 
 
 @functools.lru_cache(maxsize=4)

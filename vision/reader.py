@@ -26,7 +26,7 @@ from vision.classifier import (
 from vision.deblur import STREAKED_BELOW, Streak, streak_of
 from vision.detections import UNKNOWN, Detections, box_cover, box_iou, match
 from vision.detector import TileDetector, largest_input
-from vision.holes import RowHoles
+from vision.holes import DownFaces, RowHoles, UnboxedFaces
 from vision.pieces import TilePieces, joined
 from vision.regions import BoxRows, rows_of_boxes
 from vision.row_crops import cut_along_rows, cut_along_rows_turned
@@ -359,6 +359,13 @@ class VideoReader:
       face-up tiles of a row for a tile the detector missed (most often a blank White
       dragon); it is added face up at ``up_conf`` and named as any other (served live since
       stop 73; None: not looked for).
+    - ``down_faces``: a ``vision.holes.DownFaces`` takes a face-down box lying alone in a row
+      of face-up tiles, with the colour of their paper, for a face (a blank White dragon the
+      detector took for a back): it is turned face up at ``up_conf`` at least and named as
+      any other (None: not looked for).
+    - ``unboxed``: a ``vision.holes.UnboxedFaces`` takes a tile-sized patch of the tiles' paper
+      that no box covers for a face (most often a blank White dragon lying alone); it is added
+      face up at ``up_conf`` and named as any other (None: not looked for).
     - ``pieces``: a ``vision.pieces.TilePieces`` finds a tile boxed as two pieces (most often
       a called tile lying across a meld), whose two boxes give way to one around both, named
       as any other (served live since stop 75; None: not looked for).
@@ -383,7 +390,8 @@ class VideoReader:
                  full_every: int = 20, margin: float = 2.0, up_conf: float = 0.35, hold_conf: float = 0.25,
                  settle: int = 5,
                  balance: FaceBalance | None = LIVE_BALANCE, stand_up: bool = True,
-                 holes: RowHoles | None = None, pieces: TilePieces | None = None) -> None:
+                 holes: RowHoles | None = None, pieces: TilePieces | None = None,
+                 down_faces: DownFaces | None = None, unboxed: UnboxedFaces | None = None) -> None:
         self.detector = detector
         self.classify = classify
         self.imgsz = imgsz
@@ -399,6 +407,8 @@ class VideoReader:
         self.stand_up = stand_up  # crops of tiles lying across turned upright (``tops_up``)
         self.holes = holes  # finds tiles the detector missed in a row (None: none looked for)
         self.pieces = pieces  # finds tiles boxed in two pieces (None: none looked for)
+        self.down_faces = down_faces  # finds faces boxed face down (None: none looked for)
+        self.unboxed = unboxed  # finds faces no box found (None: none looked for)
         self.gains: np.ndarray | None = None  # the balance's gains, as of the last whole-frame pass
         self.classified = 0  # crops sent to the classifier, for the benchmark
         self._seen: _Seen | None = None
@@ -459,8 +469,12 @@ class VideoReader:
     def __call__(self, image: np.ndarray) -> Detections:
         dets = self._detect(image)
         dets = dets[~dets.face_up | (dets.confidence >= self.up_conf) | self._held(dets)]
+        if self.down_faces is not None:
+            dets = self._faces_boxed_down(image, dets, self.down_faces)
         if self.holes is not None:
-            dets = self._with_holes(image, dets, self.holes)
+            dets = self._with_found(dets, self.holes(image, dets.xyxy[dets.face_up], dets.xyxy[~dets.face_up]))
+        if self.unboxed is not None:
+            dets = self._with_found(dets, self.unboxed(image, dets.xyxy[dets.face_up], dets.xyxy))
         if self.pieces is not None:
             dets = self._pieces_joined(dets, self.pieces)
         up = np.flatnonzero(dets.face_up)
@@ -515,10 +529,21 @@ class VideoReader:
         held: np.ndarray = weak & (iou.max(1, initial=0.0) >= self.same_iou) & (under.max(1, initial=0.0) < 0.25)
         return held
 
-    def _with_holes(self, image: np.ndarray, dets: Detections, holes: RowHoles) -> Detections:
-        """``dets`` and the tiles ``holes`` finds missed between two face-up ones, face up at
-        ``up_conf``."""
-        found = holes(image, dets.xyxy[dets.face_up], dets.xyxy[~dets.face_up])
+    def _faces_boxed_down(self, image: np.ndarray, dets: Detections, look: DownFaces) -> Detections:
+        """``dets`` with the face-down boxes ``look`` finds to be faces turned face up, at
+        ``up_conf`` at least."""
+        down = np.flatnonzero(~dets.face_up)
+        faces = down[look(image, dets.xyxy[dets.face_up], dets.xyxy[down])]
+        if not len(faces):
+            return dets
+        face_up, confidence = dets.face_up.copy(), dets.confidence.copy()
+        face_up[faces] = True
+        confidence[faces] = np.maximum(confidence[faces], self.up_conf)
+        return replace(dets, face_up=face_up, confidence=confidence)
+
+    def _with_found(self, dets: Detections, found: np.ndarray) -> Detections:
+        """``dets`` and the boxes of tiles ``found`` that the detector missed (by ``holes`` or
+        ``unboxed``), face up at ``up_conf``."""
         if not len(found):
             return dets
         more = Detections(found, np.full(len(found), self.up_conf, np.float32), np.ones(len(found), bool))

@@ -1,7 +1,9 @@
-"""RowHoles: tiles the detector missed between two face-up tiles of a row."""
+"""RowHoles: tiles the detector missed between two face-up tiles of a row; DownFaces: faces it
+boxed face down in a row of faces."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -10,7 +12,7 @@ from hypothesis import strategies as st
 from engine.seats import Seat
 from engine.tiles import Tile
 from vision.detections import box_iou
-from vision.holes import RowHoles
+from vision.holes import DownFaces, RowHoles, UnboxedFaces
 from vision.scripted import ScriptedTable, Step
 
 FELT = (40, 120, 40)
@@ -36,6 +38,18 @@ def test_a_tile_missed_between_two_is_found_across_and_down(vertical: bool) -> N
     image, boxes = row(5, vertical)
     found = RowHoles()(image, np.delete(boxes, 2, axis=0))
     assert len(found) == 1 and box_iou(found, boxes[2:3])[0, 0] > 0.9
+
+
+def test_a_tile_missed_in_a_row_of_overlapping_boxes_is_found() -> None:
+    """A flower column's boxes take in the tiles' sides: 35 px boxes every 30 px, so two
+    tiles' centres lie 1.71 boxes apart across a missed one (Filipino South's White dragon,
+    set style 12, unboxed from the frame the next flower was laid)."""
+    image = np.full((400, 400, 3), FELT, np.uint8)
+    boxes = np.array([[20, 20 + 30 * k, 60, 55 + 30 * k] for k in range(5)], np.float32)
+    for x0, y0, x1, y1 in boxes.astype(int):
+        image[y0:y1, x0:x1] = IVORY
+    found = RowHoles()(image, np.delete(boxes, 2, axis=0))
+    assert len(found) == 1 and box_iou(found, boxes[2:3])[0, 0] > 0.75
 
 
 def test_felt_between_two_tiles_is_no_tile() -> None:
@@ -114,3 +128,154 @@ def test_a_middle_tile_missed_beside_a_tile_lying_across_is_found(vertical: bool
         image[y0:y1, x0:x1] = IVORY
     found = RowHoles()(image, boxes[[0, 2]])
     assert len(found) == 1 and box_iou(found, boxes[1:2])[0, 0] > 0.75
+
+
+PINK = (160, 112, 226)  # BGR: a pink back
+
+
+def paint(image: np.ndarray, box: np.ndarray, colour: tuple[int, int, int]) -> None:
+    x0, y0, x1, y1 = box.astype(int)
+    image[y0:y1, x0:x1] = colour
+
+
+@pytest.mark.parametrize("vertical", [False, True])
+@pytest.mark.parametrize("where", [0, 2, 4])
+def test_a_blank_face_boxed_face_down_in_a_row_of_faces_is_a_face(vertical: bool, where: int) -> None:
+    """At either end of a row or inside it, across the picture and down it."""
+    image, boxes = row(5, vertical)
+    up = np.delete(boxes, where, axis=0)
+    assert DownFaces()(image, up, boxes[[where]]).tolist() == [True]
+
+
+def test_a_back_at_the_end_of_a_row_of_faces_is_a_back() -> None:
+    image, boxes = row(4)
+    paint(image, boxes[3], PINK)
+    assert DownFaces()(image, boxes[:3], boxes[[3]]).tolist() == [False]
+
+
+def test_a_back_beside_a_face_whose_ink_has_the_backs_colour_is_a_back() -> None:
+    """A pink-backed concealed kang beside an 8s chow: the middle of the chow's tile, most of
+    it ink, had the colour of the kang's back; the face's paper is its brightest quarter."""
+    image, boxes = row(4)
+    for box in boxes[:3]:
+        x0, y0, x1, y1 = box.astype(int)
+        image[y0 + 4:y1 - 4:3, x0 + 3:x1 - 3] = PINK  # stripes of ink, two rows in three
+        image[y0 + 5:y1 - 4:3, x0 + 3:x1 - 3] = PINK
+    paint(image, boxes[3], PINK)
+    assert DownFaces()(image, boxes[:3], boxes[[3]]).tolist() == [False]
+
+
+def test_pale_boxes_face_down_side_by_side_are_a_wall_or_a_hand_not_faces() -> None:
+    """Two face-down boxes together: the end of a wall, a standing hand seen from above or a
+    concealed kang's backs, whatever their colour."""
+    image, boxes = row(5)
+    assert DownFaces()(image, boxes[:3], boxes[3:]).tolist() == [False, False]
+
+
+def test_a_pale_box_face_down_across_a_row_of_faces_is_no_face() -> None:
+    """A standing hand's end tile below a flower row: beside a face, but across the row."""
+    image, boxes = row(4)
+    below = boxes[1] + np.float32([0, 40, 0, 40])
+    paint(image, below, IVORY)
+    assert DownFaces()(image, boxes, below[None]).tolist() == [False]
+
+
+def test_a_pale_box_face_down_beside_one_face_alone_is_no_face() -> None:
+    """One face and a face-down box make no row: nothing tells which way it runs."""
+    image, boxes = row(2)
+    assert DownFaces()(image, boxes[:1], boxes[1:]).tolist() == [False]
+
+
+def test_on_a_cloth_as_pale_as_the_tiles_no_face_down_box_is_a_face() -> None:
+    image, boxes = row(4, cloth=(225, 232, 238))
+    assert DownFaces()(image, boxes[:3], boxes[[3]]).tolist() == [False]
+
+
+def test_a_white_dragon_boxed_face_down_on_a_rendered_table_is_a_face() -> None:
+    """A rendered pool of three discards, the White dragon last, boxed as the detector boxes
+    it now and then: face down."""
+    script = [Step("discard", Seat.EAST, (tile,)) for tile in (Tile.M3, Tile.P7, Tile.WHITE)]
+    image, labels = ScriptedTable(script, size=(1920, 1080), style=5).picture(len(script))
+    up = [lab for lab in labels if lab.get("face") == "up" and lab["region"] == "discard"]
+    white = np.array([lab["box"] for lab in up if lab["code"] == str(Tile.WHITE)], np.float32)
+    rest = np.array([lab["box"] for lab in up if lab["code"] != str(Tile.WHITE)], np.float32)
+    walls = np.array([lab["box"] for lab in labels if lab.get("face") != "up"], np.float32)
+    faces = DownFaces()(image, rest, np.concatenate([white, walls]))
+    assert faces[0] and not faces[1:].any()
+
+
+def lone_blank(cloth: tuple[int, int, int] = FELT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A row of four boxed tiles and, far from it, a blank face no box found; its box."""
+    image, boxes = row(4, cloth=cloth)
+    blank = np.array([200, 200, 230, 240], np.float32)
+    paint(image, blank, IVORY)
+    return image, boxes, blank
+
+
+@pytest.mark.parametrize("across", [False, True])
+def test_a_blank_face_alone_is_boxed_standing_or_lying_across(across: bool) -> None:
+    image, boxes, blank = lone_blank()
+    if across:
+        paint(image, blank, FELT)
+        blank = np.array([200, 200, 240, 230], np.float32)
+        paint(image, blank, IVORY)
+    found = UnboxedFaces()(image, boxes, boxes)
+    assert len(found) == 1 and box_iou(found, blank[None])[0, 0] > 0.8
+
+
+def test_a_face_of_a_few_strokes_no_box_found_is_boxed_its_ink_closed_over() -> None:
+    """Two thin green strokes across a face (a 2s lying across) leave its paper in three
+    pieces: closed over, one patch of a tile's size."""
+    image, boxes, blank = lone_blank()
+    image[210:214, 203:227] = (60, 140, 40)
+    image[224:228, 203:227] = (60, 140, 40)
+    assert len(UnboxedFaces(close=1)(image, boxes, boxes)) == 0
+    found = UnboxedFaces()(image, boxes, boxes)
+    assert len(found) == 1 and box_iou(found, blank[None])[0, 0] > 0.8
+
+
+def test_a_blank_face_a_box_covers_is_not_boxed_again() -> None:
+    image, boxes, blank = lone_blank()
+    assert len(UnboxedFaces()(image, boxes, np.concatenate([boxes, blank[None]]))) == 0
+
+
+@pytest.mark.parametrize("shape", ["chip", "strip", "small", "back"])
+def test_what_is_not_a_blank_face_is_not_boxed(shape: str) -> None:
+    """A round white chip, a long pale strip (a wall's side), a patch half a tile's size, a
+    blue back: none a tile's face."""
+    image, boxes, blank = lone_blank()
+    paint(image, blank, FELT)
+    if shape == "chip":
+        cv2.circle(image, (215, 220), 20, IVORY, -1)
+    elif shape == "strip":
+        paint(image, np.array([100, 200, 300, 230], np.float32), IVORY)
+    elif shape == "small":
+        paint(image, np.array([200, 200, 215, 220], np.float32), IVORY)
+    else:
+        paint(image, blank, (160, 60, 30))
+    assert len(UnboxedFaces()(image, boxes, boxes)) == 0
+
+
+def test_on_a_cloth_as_pale_as_the_tiles_no_blank_face_is_looked_for() -> None:
+    image, boxes, _ = lone_blank(cloth=(225, 232, 238))
+    assert len(UnboxedFaces()(image, boxes, boxes)) == 0
+
+
+def test_with_too_few_faces_to_go_by_no_blank_face_is_looked_for() -> None:
+    image, boxes, _ = lone_blank()
+    assert len(UnboxedFaces()(image, boxes[:2], boxes)) == 0
+
+
+def test_a_white_dragon_discard_no_box_found_on_a_rendered_table_is_boxed() -> None:
+    """A blank White dragon discard no box found, as Visayan South's first discard, alone in
+    its pool (set style 12, seed 0, action 7): the table's other tiles boxed by the
+    renderer's labels."""
+    script = [Step("discard", seat, (tile,)) for seat, tile in
+              zip(Seat, [Tile.M3, Tile.P7, Tile.S5, Tile.M9], strict=True)] + [Step("discard", Seat.EAST, (Tile.WHITE,))]
+    image, labels = ScriptedTable(script, size=(1920, 1080), style=12).picture(len(script))
+    white = [lab for lab in labels if lab.get("code") == str(Tile.WHITE) and lab["region"] == "discard"]
+    others = [lab for lab in labels if lab not in white]
+    up = np.array([lab["box"] for lab in others if lab.get("face") == "up"], np.float32)
+    every = np.array([lab["box"] for lab in others], np.float32)
+    found = UnboxedFaces()(image, up, every)
+    assert len(found) == 1 and box_iou(found, np.array([white[0]["box"]], np.float32))[0, 0] >= 0.5

@@ -8,7 +8,7 @@ import pytest
 
 from engine.tiles import Tile
 from vision.detections import Detections
-from vision.holes import RowHoles
+from vision.holes import DownFaces, RowHoles, UnboxedFaces
 from vision.pieces import TilePieces
 from vision.reader import VideoReader
 
@@ -347,6 +347,38 @@ def test_a_tile_the_detector_missed_in_a_row_is_read_with_the_hole_look() -> Non
     read = VideoReader(det, CountingClassifier(), balance=None, holes=RowHoles())(img)
     assert read.xyxy.round().tolist()[2] == [90, 50, 160, 150] and read.face_up.all()
     assert float(read.confidence[2]) == pytest.approx(0.35) and read.tiles[2] is not None
+
+
+def test_a_face_boxed_face_down_in_a_row_of_faces_is_read_with_the_down_face_look() -> None:
+    """Three pale tiles touching in a row, the detector boxing the last face down: with a
+    ``DownFaces`` stage the reader names it, face up, at ``up_conf`` at least."""
+    img = np.full((200, 400, 3), (40, 120, 40), np.uint8)
+    img[50:150, 20:230] = 200
+    boxes = np.array([[20 + 70 * k, 50, 90 + 70 * k, 150] for k in range(3)], np.float32)
+    dets = Detections(boxes, np.array([0.9, 0.9, 0.3], np.float32), np.array([True, True, False]))
+
+    def detect(image: np.ndarray, imgsz: int | None = None, region: object = None) -> Detections:
+        return dets
+
+    read = VideoReader(detect, CountingClassifier(), balance=None)(img)  # type: ignore[arg-type]
+    assert read.face_up.tolist() == [True, True, False] and read.tiles[2] is Tile.BACK
+    read = VideoReader(detect, CountingClassifier(), balance=None, down_faces=DownFaces())(img)  # type: ignore[arg-type]
+    assert read.face_up.all() and float(read.confidence[2]) == pytest.approx(0.35)
+    assert read.tiles[2] == read.tiles[0]
+
+
+def test_a_blank_face_no_box_found_is_read_with_the_unboxed_look() -> None:
+    """Three tiles boxed in a row and a blank one alone, unboxed: with a ``UnboxedFaces`` stage
+    the reader names it too, face up, at ``up_conf``."""
+    img = np.full((200, 400, 3), (40, 120, 40), np.uint8)
+    img[20:60, 20:110] = 200
+    img[120:160, 250:280] = 200
+    det = FakeDetector()
+    det.boxes = np.array([[20 + 30 * k, 20, 50 + 30 * k, 60] for k in range(3)], np.float32)
+    assert len(VideoReader(det, CountingClassifier(), balance=None)(img)) == 3
+    read = VideoReader(det, CountingClassifier(), balance=None, unboxed=UnboxedFaces())(img)
+    assert len(read) == 4 and read.face_up.all() and float(read.confidence[3]) == pytest.approx(0.35)
+    assert abs(read.xyxy[3] - np.array([250, 120, 280, 160])).max() <= 3
 
 
 def test_a_tile_boxed_in_two_pieces_is_read_as_one() -> None:
