@@ -166,6 +166,11 @@ def one_box_a_tile(items: Iterable[TileItem], iou: float = SAME_TILE_IOU) -> lis
     >>> [str(i.tile) for i in one_box_a_tile([t("1s", 0, 0.7), t("2p", 46, 0.6), t("1s", 23, 0.3)])]
     ['1s', '2p']
     """
+    return _one_box_a_tile(items, iou)[0]
+
+
+def _one_box_a_tile(items: Iterable[TileItem], iou: float = SAME_TILE_IOU) -> tuple[list[TileItem], list[TileItem]]:
+    """``one_box_a_tile``'s tiles, and the boxes it dropped as lying half over two tiles."""
     ranked = sorted(items, key=lambda i: -i.confidence)
     boxes = np.array([i.box for i in ranked], dtype=np.float64).reshape(-1, 4)
     over = box_iou(boxes, boxes) >= iou
@@ -177,7 +182,7 @@ def one_box_a_tile(items: Iterable[TileItem], iou: float = SAME_TILE_IOU) -> lis
     for n in np.flatnonzero(left):
         if not any(ranked[n].face_up and over[k, n] for k in kept):
             kept.append(int(n))
-    return [ranked[n] for n in kept]
+    return [ranked[n] for n in kept], [ranked[n] for n in np.flatnonzero(~left)]
 
 
 def _straddlers_out(cover: np.ndarray, over: np.ndarray, up: np.ndarray) -> np.ndarray:
@@ -254,6 +259,7 @@ class EventDetector:
     # pool tile's track id -> its name and box when last seen; the claimed one's place is freed
     _places: dict[int, tuple[Tile, Box]] = field(default_factory=dict)
     _last_track: int | None = None  # the last discard's track id
+    _second_boxes: set[int] = field(default_factory=set)  # pool tracks found half over two tiles
     _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
     _doubt: dict[Seat, Counter[Tile]] = field(default_factory=dict)  # readings a second copy has stayed
     # an announced flower's track id -> its seat and the name it was announced by
@@ -303,7 +309,11 @@ class EventDetector:
         # is the same tile, not a new one: the web demo's far Summer, a coin toss between
         # Summer and Spring for the classifier, was read as Spring once a hand had passed
         # over it, and "South declares Spring" reached the referee
-        named = [(i, self._name_of(i, seat, up)) for i in up]
+        # a newcomer whose one-of-a-kind name went to a settled tile (confidence 0, its name
+        # no runner-up's) is not yet read: Visayan West's Summer, moved over for a chow, was read
+        # so for 5 frames while a misread tile elsewhere held "Summer", and it was West laying
+        # a Spring, the runner-up of reads that gave it no name
+        named = [(i, name) for i in up if not self._unread(i, name := self._name_of(i, seat, up))]
         names = Counter(name for _, name in named)
         # a second copy of a name already laid out is announced once it has stayed for
         # ``copy_after`` readings: for a frame or two, a flower moved over to make room for a
@@ -345,6 +355,10 @@ class EventDetector:
         held = any(i.track is not None and self._announced_at(i.track) is seat and self._announced_name(i, seat) == name
                    and self._announced_when.get(i.track, first_seen) < first_seen for i in up)
         return second if held else name
+
+    def _unread(self, item: TileItem, name: Tile) -> bool:
+        """Whether ``item``, named ``name``, is a newcomer that no read has named yet."""
+        return item.confidence <= 0 and name is item.tile and (item.track is None or self._announced_at(item.track) is None)
 
     def _free(self, name: Tile, confidence: float) -> bool:
         """Whether a flower may be named ``name`` (its runner-up, this sure): no seat laid one."""
@@ -481,7 +495,11 @@ class EventDetector:
 
     # -- discards --------------------------------------------------------------------------------
     def _new_discards(self, items: Iterable[TileItem], now: float, baseline: bool) -> list[TableEvent]:
-        seen = one_box_a_tile(items)
+        # a box once found half over two pool tiles is no tile while its track lasts: Singaporean
+        # South's 6s, boxed again half over the 1z below it, was claimed for a chow, and the
+        # second box, held on, now lay over one tile only: West discarding a West wind
+        seen, straddling = _one_box_a_tile(i for i in items if i.track is None or i.track not in self._second_boxes)
+        self._second_boxes |= {i.track for i in straddling if i.track is not None}
         cur = Counter(i.tile for i in seen if i.face_up)
         # a discard already in the pool whose name the reader changed (a borderline 九 that
         # now reads 五) is the same tile, not a new discard: that would skip a player's turn

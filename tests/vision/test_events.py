@@ -265,23 +265,42 @@ def test_a_flower_that_lost_its_name_to_one_laid_before_is_named_by_its_runner_u
     assert [e.tile for e in det.update(west(_item("1f", 0, 1)))] == [plum]
     assert [e.tile for e in det.update(west(_item("1f", 0, 1), lost))] == [orchid]
     assert det.as_announced(west(_item("1f", 0, 1), lost)).seat(Seat.WEST).flowers[1].tile == orchid
-    # too unsure of its runner-up, or its runner-up laid out already: no new name
+    # too unsure of its runner-up, or its runner-up laid out already: no new name, and a tile
+    # no read has named is no flower yet (until stop 77, a second Plum the referee refused)
     unsure = EventDetector(first=Seat.EAST)
     unsure.update(west())
     unsure.update(west(_item("1f", 0, 1)))
     unsure_lost = replace(lost, runner_up_confidence=0.05)
-    assert [[e.tile for e in unsure.update(west(_item("1f", 0, 1), unsure_lost))] for _ in range(3)] == [
-        [], [], [plum]]  # a second Plum, as before: the referee refuses it
+    assert [[e.tile for e in unsure.update(west(_item("1f", 0, 1), unsure_lost))] for _ in range(3)] == [[], [], []]
     taken = EventDetector(first=Seat.EAST)
     taken.update(west())
     taken.update(west(_item("1f", 0, 1), _item("2f", 40, 3)))
     assert [[e.tile for e in taken.update(west(_item("1f", 0, 1), _item("2f", 40, 3), lost))] for _ in range(3)] == [
-        [], [], [plum]]
+        [], [], []]
     moved = EventDetector(first=Seat.EAST)
     moved.update(west())
     moved.update(west(_item("1f", 0, 1), _item("2f", 20, 2)))
     both_new = west(_item("1f", 40, 5), replace(lost, box=(60.0, 0.0, 70.0, 14.0), track=6))
-    assert [[e.tile for e in moved.update(both_new)] for _ in range(3)] == [[], [], [plum]]  # not renamed
+    assert [[e.tile for e in moved.update(both_new)] for _ in range(3)] == [[], [], []]  # not renamed
+    read_at_last = replace(lost, box=(60.0, 0.0, 70.0, 14.0), track=6, tile=orchid, confidence=0.6)
+    assert [e.tile for e in moved.update(west(_item("1f", 40, 5), read_at_last))] == []  # the Orchid laid before
+
+
+def test_a_flower_moved_over_while_no_read_names_it_is_no_new_flower() -> None:
+    """Visayan West's Summer, moved over for a chow (seed 1, action 38, once the renderer's
+    discards lay still): a misread tile elsewhere held the name Summer, so for 5 frames the
+    reader named the moved Summer by nothing (confidence 0), and the smoother's name for it
+    was its runner-up's, Spring: it was West laying a Spring. Once read, it is the Summer."""
+    def west(*flowers: TileItem) -> TableReading:
+        return TableReading({Seat.WEST: SeatReading(Seat.WEST, flowers=flowers)})
+
+    summer, spring = Tile.SEASON2, Tile.SEASON1
+    det = EventDetector(first=Seat.EAST)
+    det.update(west())
+    assert [e.tile for e in det.update(west(_item("6f", 100, 387)))] == [summer]
+    unread = TileItem(spring, (0.0, 0.0, 10.0, 14.0), 0.0, track=459, runner_up=spring, runner_up_confidence=0.13)
+    assert [det.update(west(unread)) for _ in range(5)] == [[]] * 5
+    assert det.update(west(replace(unread, tile=summer, confidence=0.7))) == []
 
 
 def test_a_new_flower_read_as_one_lying_at_another_seat_is_named_by_its_runner_up() -> None:
@@ -345,6 +364,20 @@ def test_a_tile_half_under_a_second_box_stays() -> None:
     six, seven, nine = col("6s", 463, 496, 0.64, 336), col("7s", 497, 531, 0.58, 393), col("9m", 522, 560, 0.59, 285)
     second = col("7s", 485, 518, 0.50, 428)
     assert [i.track for i in one_box_a_tile([six, seven, second, nine])] == [336, 285, 393]
+
+
+def test_a_second_box_left_when_one_of_its_two_tiles_goes_is_no_discard() -> None:
+    """Singaporean South's 6s, discarded above a 1z in its column, was boxed again half over
+    the 1z (read West wind). West claimed the 6s for a chow; the second box, held on, then lay
+    over the 1z only, and it was West discarding a West wind (set style 5, seed 0, action 29,
+    once the renderer's discards lay still)."""
+    box = lambda code, xyxy, c, track: TileItem(Tile.parse(code), xyxy, c, track=track)  # noqa: E731
+    one, six = box("1z", (1161, 434, 1203, 465), 0.69, 355), box("6s", (1160, 404, 1201, 431), 0.65, 388)
+    second = box("3z", (1161, 420, 1199, 447), 0.43, 389)  # IoU 0.27 with the 1z: not one tile boxed twice
+    det = EventDetector(first=Seat.SOUTH)
+    det.update(TableReading(discards=(one,)))
+    assert [(e.seat, str(e.tile)) for e in det.update(TableReading(discards=(one, six, second)))] == [(Seat.SOUTH, "6s")]
+    assert det.update(TableReading(discards=(one, second))) == []
 
 
 def test_a_flower_box_left_over_a_meld_tile_is_no_flower() -> None:
