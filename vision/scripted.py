@@ -395,7 +395,11 @@ class ScriptedTable:
             lx = (col - 2.5) * (b.W + 3)
             ly = -self._wall_half + b.H * (1.6 + 1.15 * row)
             p = rz @ np.array([lx, ly, 0.0])
-            b.tile(tile, p[0], p[1], 0.0, yaw + float(rng.normal(0, 0.08)), "up",
+            # each discard lies a little askew, and stays so: drawn from the shared stream, whose
+            # draws before it change each step (a wall stack fewer), every discard turned anew at
+            # each step, and the reader read the whole pool again
+            askew = float(np.random.default_rng([self.seed, 99, int(seat), k]).normal(0, 0.08))
+            b.tile(tile, p[0], p[1], 0.0, yaw + askew, "up",
                    {"region": "discard", "seat": int(seat), "group": None, "turned": False})
 
     def picture(self, upto: int) -> tuple[np.ndarray, list[dict[str, Any]]]:

@@ -43,3 +43,16 @@ def test_seams_part_a_walls_tiles_and_move_no_label() -> None:
 
     assert grey(seamed, edge) < grey(seamed, middle) - 10
     assert abs(grey(plain, edge) - grey(plain, middle)) < 10
+
+
+def test_a_discard_lies_still_while_play_goes_on_elsewhere() -> None:
+    """A discard lies as it was laid until it is taken: each step takes a wall stack, and
+    each discard's slant was drawn after the walls' tiles from one stream, so every discard
+    turned anew at each step (the live reader read the whole pool again; a far seat's South
+    wind, turned so, was read as the East wind: set style 0, seed 0, Visayan action 23)."""
+    script = [Step("discard", Seat.EAST, (Tile.S2,)), Step("discard", Seat.SOUTH, (Tile.P5,)),
+              Step("discard", Seat.WEST, (Tile.M7,))]
+    table = ScriptedTable(script, size=(1280, 720), style=0)
+    (first, labels), (later, _) = table.picture(1), table.picture(3)
+    x0, y0, x1, y1 = (int(v) for v in next(lab["box"] for lab in labels if lab.get("region") == "discard"))
+    assert np.array_equal(first[y0:y1, x0:x1], later[y0:y1, x0:x1])
