@@ -352,8 +352,10 @@ class EventDetector:
         if name != item.tile or item.confidence > 0 or not item.tile.is_bonus:
             return name
         first_seen = self._since[item.track]
+        # the one laid before still read so: Visayan West's Summer, moved over for a chow, lost
+        # its name to its old place, which the chow's 4s covered and was read as 1f now
         held = any(i.track is not None and self._announced_at(i.track) is seat and self._announced_name(i, seat) == name
-                   and self._announced_when.get(i.track, first_seen) < first_seen for i in up)
+                   and i.tile == name and self._announced_when.get(i.track, first_seen) < first_seen for i in up)
         return second if held else name
 
     def _unread(self, item: TileItem, name: Tile) -> bool:

@@ -288,9 +288,11 @@ def test_a_flower_that_lost_its_name_to_one_laid_before_is_named_by_its_runner_u
 
 def test_a_flower_moved_over_while_no_read_names_it_is_no_new_flower() -> None:
     """Visayan West's Summer, moved over for a chow (seed 1, action 38, once the renderer's
-    discards lay still): a misread tile elsewhere held the name Summer, so for 5 frames the
-    reader named the moved Summer by nothing (confidence 0), and the smoother's name for it
-    was its runner-up's, Spring: it was West laying a Spring. Once read, it is the Summer."""
+    discards lay still): for 5 frames the reader named it Summer at confidence 0, its
+    one-of-a-kind name held by a settled tile, and it was taken for a newcomer misread as the
+    Summer announced at its old place and named by its runner-up: West laid a Spring. That
+    old place, the chow's 4s laid over it, read as Plum: the Summer no longer lay there. Once
+    read, the moved tile is the Summer."""
     def west(*flowers: TileItem) -> TableReading:
         return TableReading({Seat.WEST: SeatReading(Seat.WEST, flowers=flowers)})
 
@@ -298,9 +300,10 @@ def test_a_flower_moved_over_while_no_read_names_it_is_no_new_flower() -> None:
     det = EventDetector(first=Seat.EAST)
     det.update(west())
     assert [e.tile for e in det.update(west(_item("6f", 100, 387)))] == [summer]
-    unread = TileItem(spring, (0.0, 0.0, 10.0, 14.0), 0.0, track=459, runner_up=spring, runner_up_confidence=0.13)
-    assert [det.update(west(unread)) for _ in range(5)] == [[]] * 5
-    assert det.update(west(replace(unread, tile=summer, confidence=0.7))) == []
+    covered = _item("1f", 100, 387)  # the old place, the chow's 4s laid over it, read as Plum
+    unread = TileItem(summer, (0.0, 0.0, 10.0, 14.0), 0.0, track=459, runner_up=spring, runner_up_confidence=0.13)
+    assert [det.update(west(covered, unread)) for _ in range(5)] == [[]] * 5
+    assert det.update(west(covered, replace(unread, confidence=0.7))) == []
 
 
 def test_a_new_flower_read_as_one_lying_at_another_seat_is_named_by_its_runner_up() -> None:
