@@ -311,8 +311,7 @@ class EventDetector:
         # over it, and "South declares Spring" reached the referee
         # a newcomer whose one-of-a-kind name went to a settled tile (confidence 0, its name
         # no runner-up's) is not yet read: Visayan West's Summer, moved over for a chow, was read
-        # so for 5 frames while a misread tile elsewhere held "Summer", and it was West laying
-        # a Spring, the runner-up of reads that gave it no name
+        # so for 5 frames, named by its runner-up, and it was West laying a Spring
         named = [(i, name) for i in up if not self._unread(i, name := self._name_of(i, seat, up))]
         names = Counter(name for _, name in named)
         # a second copy of a name already laid out is announced once it has stayed for
