@@ -284,7 +284,9 @@ class UnboxedFaces:
         return np.asarray(self._tile_sized(mask, sides / scale[:2]) * scale, np.float32)
 
     def _paper(self, lab: np.ndarray, up: np.ndarray) -> np.ndarray | None:
-        """The Lab colour of the brightest ``paper`` share of the face-up boxes' middles."""
+        """The Lab colour of the brightest ``paper`` share of the face-up boxes' middles, read
+        off the shrunk picture ``lab`` at once: one colour for the whole table, where
+        ``_middle_colours`` gives each box its own at full size (19 ms for 53 boxes here)."""
         middles = np.zeros(lab.shape[:2], bool)
         c, half = (up[:, :2] + up[:, 2:]) / 2, (up[:, 2:] - up[:, :2]) * self.middle
         for (x0, y0), (x1, y1) in zip(np.floor(c - half).astype(int).clip(0), np.ceil(c + half).astype(int), strict=True):
