@@ -1422,6 +1422,38 @@ def _melds_without_one(items: list[TileItem], turned: list[bool], inside: float 
     return None
 
 
+MISSED_BACK = "the camera saw no tile here: a secret's other face-down end, by the two faces beside it"
+
+
+def _with_missed_back(items: list[TileItem]) -> list[TileItem]:
+    """``items`` and, where they are a secret (concealed kang) but for one of its face-down ends
+    (a back at one end, two faces alike, none lying across), that end: as the seen back's box
+    moved to the faces' other side, unsure (confidence 0) and doubted. Backs the cloth's green
+    on green cloth hide from the detector (set style 0 of the renderer lost a Visayan secret so).
+
+    >>> up = lambda x: TileItem(Tile.M2, (x, 0.0, x + 30, 40.0), 0.9)
+    >>> back = TileItem(Tile.BACK, (0.0, 0.0, 30.0, 40.0), 0.5)
+    >>> kang = _with_missed_back([back, up(30), up(60)])
+    >>> [str(i.tile) for i in kang], kang[-1].box, kang[-1].doubt == MISSED_BACK
+    (['1x', '2m', '2m', '1x'], (90.0, 0.0, 120.0, 40.0), True)
+    >>> len(_with_missed_back([back, up(30), replace(up(60), tile=Tile.M3)]))  # faces not alike: no secret
+    3
+    """
+    if len(items) != 3 or any(i.turned for i in items) or not items[1].face_up:
+        return items
+    ends = [i for i in (items[0], items[2]) if not i.face_up]
+    faces = [i for i in items if i.face_up]
+    if len(ends) != 1 or faces[0].tile != faces[1].tile:
+        return items
+    back = ends[0]
+    (bx, by), (fx, fy) = back.centre, np.mean([i.centre for i in faces], axis=0)
+    dx, dy = 2 * float(fx - bx), 2 * float(fy - by)  # the back's centre across the faces' middle
+    x1, y1, x2, y2 = back.box
+    other = replace(back, box=(x1 + dx, y1 + dy, x2 + dx, y2 + dy), confidence=0.0, found=0.0,
+                    doubt=MISSED_BACK, track=None, runner_up=None, runner_up_confidence=0.0)
+    return [*items, other] if back is items[0] else [other, *items]
+
+
 def _partitions(n: int) -> list[tuple[int, ...]]:
     """Ways to write n as a sequence of 3s and 4s (fewest pieces first)."""
     if n == 0:
@@ -1431,6 +1463,7 @@ def _partitions(n: int) -> list[tuple[int, ...]]:
 
 
 def _meld_reading(items: list[TileItem]) -> MeldReading:
+    items = _with_missed_back(items)
     faces = [i for i in items if i.face_up]
     concealed = len(items) == 4 and not items[0].face_up and not items[-1].face_up
     concealed = concealed or (len(items) == 4 and not faces)
