@@ -248,6 +248,7 @@ class EventDetector:
     dealer: Seat = Seat.EAST
     forget: int = 20
     same_place: float = 0.5  # IoU of a pool tile with where one of its name lay before: the same tile
+    renamed_iou: float = 0.9  # IoU of a new pool track with one gone since the last reading: renamed in place
     copy_after: int = 3  # readings a second copy of a laid-out flower must stay to be a flower of its own
     free_least: float = 0.1  # the least runner-up confidence a flower that lost its name is named by
     turn: Seat | None = None
@@ -260,6 +261,7 @@ class EventDetector:
     _places: dict[int, tuple[Tile, Box]] = field(default_factory=dict)
     _last_track: int | None = None  # the last discard's track id
     _second_boxes: set[int] = field(default_factory=set)  # pool tracks found half over two tiles
+    _pool_tracks: set[int] = field(default_factory=set)  # the pool's face-up tracks in the last reading
     _flowers: dict[Seat, Counter[Tile]] = field(default_factory=dict)
     _doubt: dict[Seat, Counter[Tile]] = field(default_factory=dict)  # readings a second copy has stayed
     # an announced flower's track id -> its seat and the name it was announced by
@@ -502,17 +504,15 @@ class EventDetector:
         seen, straddling = _one_box_a_tile(i for i in items if i.track is None or i.track not in self._second_boxes)
         self._second_boxes |= {i.track for i in straddling if i.track is not None}
         cur = Counter(i.tile for i in seen if i.face_up)
-        # a discard already in the pool whose name the reader changed (a borderline 九 that
-        # now reads 五) is the same tile, not a new discard: that would skip a player's turn
-        renamed = Counter(i.tile for i in seen if i.face_up and i.track is not None
-                          and self._named.get(i.track, i.tile) != i.tile)
         here = {i.track for i in seen}
+        renamed = self._renamed(seen, here)
         new = [i for i in seen if i.face_up and not self._back(i, here)]
         self._named |= {i.track: i.tile for i in seen if i.face_up and i.track is not None}
         fresh = (cur - self._pool - renamed) & Counter(i.tile for i in new)
         fresh += self._landed_by_a_hidden_twin(new, fresh, here)
         self._forget_gone(cur)
         self._places |= {i.track: (i.tile, i.box) for i in seen if i.face_up and i.track is not None}
+        self._pool_tracks = {i.track for i in seen if i.face_up and i.track is not None}
         out: list[TableEvent] = []
         if baseline:
             return out
@@ -524,6 +524,34 @@ class EventDetector:
             self._last_track = item.track
             self.turn = seat.next
             out.append(DiscardSeen(seat, now, tile, item.track))
+        return out
+
+    def _renamed(self, seen: list[TileItem], here: set[int | None]) -> Counter[Tile]:
+        """The new names of pool tiles the reader renamed: the same tiles, not new discards
+        (a borderline 九 that now reads 五; heard as a discard, it skipped a player's turn).
+        Each old name leaves the pool's counts at once: held there for ``forget`` readings,
+        a discard of that name landing meanwhile went unheard (Vietnamese West's 9m, set style
+        12, action 36, as a 9m renamed 5m still counted).
+
+        Renamed on its track, or on a new track lying where a track of another name lay last
+        reading, gone now: the smoother's rule for a tile laid where another lay
+        (``TileSmoother``) renamed it in place. Vietnamese South's 9m, long read as 5m, came
+        to read as 9m as East laid a 5m in a chow, and was East discarding a 9m (action 32)."""
+        out: Counter[Tile] = Counter()
+        gone = [(t, *self._places[t]) for t in self._pool_tracks - here if t in self._places]
+        for item in seen:
+            if not item.face_up or item.track is None:
+                continue
+            old = self._named.get(item.track)
+            if old is None and gone:  # a new track: where one of another name lay?
+                iou = box_iou(np.array([item.box]), np.array([box for _, _, box in gone]))[0]
+                k = int(iou.argmax())
+                if iou[k] >= self.renamed_iou and gone[k][1] is not item.tile:
+                    track, old, _ = gone.pop(k)
+                    self._places.pop(track)
+            if old is not None and old is not item.tile:
+                out[item.tile] += 1
+                self._pool[old] -= min(1, self._pool[old])
         return out
 
     def _landed_by_a_hidden_twin(self, new: list[TileItem], fresh: Counter[Tile],

@@ -474,6 +474,44 @@ def test_a_second_box_half_over_two_discards_read_as_another_tile_is_no_discard(
         "North discards 1p (1 dots)"]
 
 
+def test_a_discard_renamed_in_place_on_a_new_track_is_not_a_new_discard() -> None:
+    """A Vietnamese bot hand read live (set style 12): South's 9m, long read as 5m, came to
+    read as 9m as East laid a 5m in a chow, and the smoother took its place for a new tile
+    (a new track, the old one's box). It was East discarding a 9m, and East's real 9m went to
+    South. Renamed so, it is the same tile: its old name leaves the pool's counts, and a 5m
+    discarded next is heard."""
+    det = EventDetector(first=Seat.SOUTH)
+    det.update(TableReading(), now=0.0)
+    five = TileItem(Tile.M5, (1169, 518, 1209, 558), 0.64, track=300)
+    assert [str(e) for e in det.update(TableReading(discards=(five,)), now=1.0)] == ["South discards 5m (5 characters)"]
+    det.update(TableReading(discards=(five,)), now=2.0)
+    nine = replace(five, tile=Tile.M9, confidence=0.52, track=433)
+    assert det.update(TableReading(discards=(nine,)), now=3.0) == []
+    east = TileItem(Tile.M9, (995, 699, 1029, 741), 0.81, track=438)
+    assert [str(e) for e in det.update(TableReading(discards=(nine, east)), now=4.0)] == [
+        "West discards 9m (9 characters)"]
+    north = TileItem(Tile.M5, (715, 457, 760, 497), 0.8, track=440)
+    assert [str(e) for e in det.update(TableReading(discards=(nine, east, north)), now=5.0)] == [
+        "North discards 5m (5 characters)"]
+
+
+def test_a_discard_of_a_name_a_pool_tile_just_lost_is_heard() -> None:
+    """The same 9m, read as 5m again on its track: then West discarded a 9m, and the pool's
+    count still held the renamed one for ``forget`` readings, so the discard went unheard
+    (action 36). A renamed tile's old name leaves the counts at once."""
+    det = EventDetector(first=Seat.EAST)
+    det.update(TableReading(), now=0.0)
+    east = TileItem(Tile.M9, (995, 699, 1029, 741), 0.81, track=438)
+    nine = TileItem(Tile.M9, (1169, 518, 1209, 558), 0.52, track=433)
+    assert [str(e.seat) for e in det.update(TableReading(discards=(nine,)), now=1.0)] == ["East"]
+    assert [str(e.seat) for e in det.update(TableReading(discards=(nine, east)), now=2.0)] == ["South"]
+    five = replace(nine, tile=Tile.M5)
+    assert det.update(TableReading(discards=(five, east)), now=3.0) == []
+    west = TileItem(Tile.M9, (869, 275, 900, 320), 0.73, track=452)
+    assert [str(e) for e in det.update(TableReading(discards=(five, east, west)), now=4.0)] == [
+        "West discards 9m (9 characters)"]
+
+
 def test_a_discard_lost_for_a_while_and_found_in_its_place_is_no_new_discard() -> None:
     """A Singaporean bot hand read live: the detector lost North's 6s for 60 frames (a column
     of side discards boxed half a tile off), and found again, under a new track, it was North
