@@ -143,13 +143,14 @@ class DownFaces:
     that one another or on its own other side one more (a standing hand beside a flower
     row lies across the row, not in it); with no face-down box beside it in that row (walls
     and standing hands are rows of them, a concealed kang's backs lie two together; a
-    standing hand may lie just across a first row of discards); and with its middle within
-    ``face_lab`` (CIE Lab, 0-255 scale) of a neighbour's paper, the brightest quarter of its
-    middle (the ink aside: a pink-backed kang beside an 8s chow had the colour of the chow's
-    middle), and 1.5 times that from the cloth.
+    standing hand may lie just across a first row of discards); and with the brightest
+    quarter of its middle within ``face_lab`` (CIE Lab, 0-255 scale) of a neighbour's, its
+    paper (the ink aside: a pink-backed kang beside an 8s chow had the colour of the chow's
+    middle, and a 6s boxed face down at the foot of a pool column, of its own middle's ink),
+    and 1.5 times that from the cloth.
 
     On the last tables of 272 bot-played hands (seeds 0-47, 120-129, 200-209) the live reader
-    boxed 78 face-up tiles face down; 48 are turned so (46 White dragons, a 2s, a Red
+    boxed 78 face-up tiles face down; 49 are turned so (46 White dragons, a 2s, a 9s, a Red
     dragon), and no other box.
 
     >>> image = np.full((60, 200, 3), (40, 120, 40), np.uint8)  # green felt
@@ -186,7 +187,7 @@ class DownFaces:
         if not rows:
             return faces
         cand = np.array([i for i, _ in rows])
-        lab = _middle_colours(image, down[cand], self.middle)
+        lab = _middle_colours(image, down[cand], self.middle, self.paper)
         paper = _middle_colours(image, up, self.middle, self.paper)
         cloth = _cloth(image)
         for k, (i, nb) in enumerate(rows):

@@ -165,6 +165,18 @@ def test_a_back_beside_a_face_whose_ink_has_the_backs_colour_is_a_back() -> None
     assert DownFaces()(image, boxes[:3], boxes[[3]]).tolist() == [False]
 
 
+def test_a_face_of_much_ink_boxed_face_down_in_a_row_of_faces_is_a_face() -> None:
+    """Singaporean North's 6s, lying across at the foot of a pool column, was boxed face down
+    (0.35) and heard only 43 frames later, when the next seat's 2s had been taken for North's
+    discard (set style 0, seed 1, action 52). Its middle is mostly ink; its paper is the
+    brightest quarter of it, as for the faces beside it."""
+    image, boxes = row(4)
+    x0, y0, x1, y1 = boxes[3].astype(int)
+    image[y0 + 4:y1 - 4:3, x0 + 3:x1 - 3] = PINK  # ink, two rows in three
+    image[y0 + 5:y1 - 4:3, x0 + 3:x1 - 3] = PINK
+    assert DownFaces()(image, boxes[:3], boxes[[3]]).tolist() == [True]
+
+
 def test_pale_boxes_face_down_side_by_side_are_a_wall_or_a_hand_not_faces() -> None:
     """Two face-down boxes together: the end of a wall, a standing hand seen from above or a
     concealed kang's backs, whatever their colour."""
