@@ -158,7 +158,8 @@ KINDS = {"m": "suits", "p": "suits", "s": "suits", "z": "winds and dragons", "f"
 
 
 def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
-    """Fresh live readers (one detector, its input ``imgsz`` or as served): as served; without
+    """Fresh live readers (one detector, its input ``imgsz`` or as served): as served; with
+    each tile cut one way (as served until stop 77; ``VideoReader.margins``); then without
     boxing faces no box found (``UnboxedFaces``) or turning face up the faces boxed face down in a row of
     faces, holes looked for only between tiles 1.75 tiles apart or more (as served until stop
     76); without those or joining tiles boxed in two pieces (as served until stop 74); without
@@ -176,7 +177,10 @@ def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
     size = imgsz or LIVE_DETECT_SIZE
     return {"served": lambda: VideoReader(served.detector, served.classify, size, balance=served.balance,
                                           holes=served.holes, pieces=served.pieces, down_faces=served.down_faces,
-                                          unboxed=served.unboxed),
+                                          unboxed=served.unboxed, margins=served.margins),
+            "each tile cut one way": lambda: VideoReader(served.detector, served.classify, size, balance=served.balance,
+                                                         holes=served.holes, pieces=served.pieces,
+                                                         down_faces=served.down_faces, unboxed=served.unboxed),
             "no unboxed or face-down look": lambda: VideoReader(served.detector, served.classify, size,
                                                               balance=LIVE_BALANCE, holes=before_77, pieces=TilePieces()),
             "no pieces look": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE,
