@@ -167,7 +167,7 @@ def test_a_back_beside_a_face_whose_ink_has_the_backs_colour_is_a_back() -> None
 
 def test_a_face_of_much_ink_boxed_face_down_in_a_row_of_faces_is_a_face() -> None:
     """Singaporean North's 6s, lying across at the foot of a pool column, was boxed face down
-    (0.35) and heard only 43 frames later, when the next seat's 2s had been taken for North's
+    (0.35) and heard only 55 frames later, when the next seat's 2s had been taken for North's
     discard (set style 0, seed 1, action 52). Its middle is mostly ink; its paper is the
     brightest quarter of it, as for the faces beside it."""
     image, boxes = row(4)
