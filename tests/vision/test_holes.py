@@ -278,6 +278,24 @@ def test_with_too_few_faces_to_go_by_no_blank_face_is_looked_for() -> None:
     assert len(UnboxedFaces()(image, boxes[:2], boxes)) == 0
 
 
+@pytest.mark.parametrize("shift", [12, 20])
+def test_a_blank_face_whose_patch_a_neighbours_box_cuts_short_is_boxed_whole(shift: int) -> None:
+    """A blank White dragon at the head of a pool column of tiles lying across, no box on it,
+    the Green dragon below it boxed 6 px high (set style 12, a Singaporean hand's action 13):
+    its patch of paper, 24 px of 36, is grown into the box to a tile. A sliver under half a
+    tile beside a box is no tile, nor the Green dragon's own end the box left, 20 px between
+    two boxes."""
+    image = np.full((400, 400, 3), FELT, np.uint8)
+    image[50:194, 100:146] = IVORY  # four tiles 46 x 36, touching down a column
+    up = np.array([[100, 50 + 36 * k, 146, 86 + 36 * k] for k in range(1, 4)], np.float32)
+    up[0, [1, 3]] -= shift  # the second tile boxed too high, over the first
+    found = UnboxedFaces()(image, up, up)
+    if shift == 12:  # 24 px of 36 left
+        assert len(found) == 1 and box_iou(found, np.array([[100, 50, 146, 86]], np.float32))[0, 0] > 0.75
+    else:  # 16 px of 36
+        assert len(found) == 0
+
+
 def test_a_white_dragon_discard_no_box_found_on_a_rendered_table_is_boxed() -> None:
     """A blank White dragon discard no box found, as Visayan South's first discard, alone in
     its pool (set style 12, seed 0, action 7): the table's other tiles boxed by the
