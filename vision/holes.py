@@ -327,9 +327,9 @@ class UnboxedFaces:
         it took in the next tile's ink), as wide as ``cut_share`` of a tile's width or more but
         short of it, a box along half one long edge at least and none along the other
         (``boxed``: the pixels under a box; between two boxes lies a box's sliver shifted off
-        its tile), grown into the box to a tile's size. A blank White dragon
-        at the head of a pool column, over the Green dragon below it boxed 6 px high, was a
-        patch 24 px of 36 (set style 12, a Singaporean hand's action 13)."""
+        its tile), grown into the box to a tile's size. A blank White dragon at the head of a
+        pool column, over the Green dragon below it boxed 6 px high, was a patch 24 px of 36
+        (set style 12, a Singaporean hand's action 13)."""
         out = []
         for x, y, bw, bh in patches.tolist():
             box = self._grown(boxed, x, y, bw, bh, sides.max(), sides.min())
