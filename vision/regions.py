@@ -1571,7 +1571,9 @@ class TableRegions:
                 outside.append(i)
         hand_lines = self._hand_lines(hands)
         for row in rows_of(outside):
-            for run in row.runs(self.group_gap):
+            # cut as a seat's melds are (``meld_gap``): cut at ``group_gap``, a pung past a side
+            # hand's end near a corner lost its first tile to the next seat's sector
+            for run in row.runs(self.meld_gap):
                 owner = self._owner(run, hand_lines, long_side)
                 if owner is None:  # not ``or``: East is seat 0, and falsy
                     owner = self.layout.seat_at(self._stray_side(run, outside, centre, wall_depth, long_side))

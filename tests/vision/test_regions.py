@@ -956,6 +956,22 @@ def test_a_flower_past_the_end_of_an_unboxed_near_hand_is_that_seats_by_its_shap
     assert [[str(i.tile) for i in got.seat(s).flowers] for s in Seat] == flowers
 
 
+def test_a_pung_past_the_end_of_a_side_hand_near_a_corner_is_that_seats_whole() -> None:
+    """North's pung of 9m (green backs on green felt, a Singaporean hand's action 59) lay past
+    the top end of its standing row, near the corner, where its flowers had lain. Boxed a
+    little apart (0.2 of a tile), its first tile was a group of its own, the sectors gave it
+    to West, and North's other two were taken for hand tiles: the referee heard no pung.
+    Groups are found at the gaps that cut a seat's melds (``meld_gap``), so the pung goes
+    whole to the seat its direction says."""
+    first, regions = _live_boxes("singaporean:1:192")
+    regions(first, (1920, 1080))  # three walls boxed: their places are kept
+    items, _ = _live_boxes("singaporean:1:720")
+    got = regions(items, (1920, 1080))
+    assert regions.walls_known
+    assert [m.tiles for m in got.seat(Seat.NORTH).melds] == [(Tile.M9,) * 3]
+    assert not any(i.face_up for s in Seat for i in got.seat(s).concealed)
+
+
 @pytest.mark.parametrize("seat", list(Seat))
 def test_a_pung_boxed_a_little_short_of_its_tiles_is_a_pung(seat: Seat) -> None:
     """The detector's boxes of a meld's tiles fall short of the tiles by a few pixels, and
