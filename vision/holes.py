@@ -229,8 +229,8 @@ class UnboxedFaces:
     tiles' middles) and outside every box, strokes of ink up to ``close`` pixels closed over,
     in patches whose sides lie within ``size`` of the face-up tiles' median sides (either way
     round) and which fill ``fill`` of their bounding box (a tile is a rectangle; a chip or a
-    cup is round). Nothing is looked for under ``least`` face-up tiles (no size or paper to
-    go by), or on a cloth within 1.5 ``face_lab`` of the paper.
+    cup is round; ``_filled``). Nothing is looked for under ``least`` face-up tiles (no size
+    or paper to go by), or on a cloth within 1.5 ``face_lab`` of the paper.
 
     On the last tables of 272 bot-played hands (seeds 0-47, 120-129, 200-209), after the
     ``RowHoles`` and ``DownFaces`` looks, 314 face-up tiles were left unboxed, 101 of them
@@ -240,6 +240,10 @@ class UnboxedFaces:
     box cut short are grown to a tile (``_cut_short``, stop 78): 50 found (31 White dragons),
     still none where no tile lay (at ``cut_share`` 0.6, none more; without the rule that no box
     lie along the other end, and grown either way round, 57, 3 of them boxed 0.3-0.5 off).
+    Patches filling ``askew`` (0.75) of their box with two corners filled, and patches of up to
+    ``most`` tiles side by side (stop 79): 65 (37 White dragons), none where no tile lay (at
+    ``askew`` 0.7, 69, one boxed 0.3-0.5 off; fill 0.8 with no look at the corners, 63, and a
+    round chip fills 0.79).
 
     >>> image = np.full((300, 400, 3), (40, 120, 40), np.uint8)  # green felt
     >>> up = np.array([[20, 20, 50, 60], [60, 20, 90, 60], [100, 20, 130, 60]], np.float32)
@@ -256,11 +260,13 @@ class UnboxedFaces:
     tile_px: float = 11.0
     size: float = 0.25
     fill: float = 0.85
+    askew: float = 0.75  # a patch filling this share of its box, two of its corners or more, is tile-like
     middle: float = 0.3  # the half-size share of a box whose colour is its face's
     paper: float = 75.0  # the percentile of brightness above which a face's middle is paper
     least: int = 3
     close: int = 3  # strokes of ink up to this many pixels of the picture shrunk are closed over
     cut_share: float = 0.5  # a patch a box cut to this share of a tile's side or more is grown to a tile
+    most: int = 3  # a patch of up to this many blank faces side by side is boxed tile by tile
 
     def __post_init__(self) -> None:
         _lab(np.zeros((1, 3), np.float32))  # OpenCV's Lab tables, built here (``RowHoles``)
@@ -288,11 +294,34 @@ class UnboxedFaces:
         if self.close > 1:  # a face's thin strokes of ink closed over (closed before the boxes
             # were cleared, the seams between touching tiles closed too: 24 found against 35)
             mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((self.close, self.close), np.uint8)), np.uint8)
-        _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-        patches = stats[1:][stats[1:, 4] >= self.fill * stats[1:, 2] * stats[1:, 3], :4]
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+        patches = stats[1:, :4][self._filled(labels, stats)]
         whole = self._tile_sized(patches, sides / scale[:2])
         cut = self._cut_short(patches[~whole], boxed, sides / scale[:2])
         return np.asarray(np.concatenate([self._boxes(patches[whole]), cut]) * scale, np.float32)
+
+    def _filled(self, labels: np.ndarray, stats: np.ndarray) -> np.ndarray:
+        """Which of the patches (``stats`` of the components ``labels``, the cloth's first)
+        fill ``fill`` of their bounding box, or ``askew`` of it with two of its corners or
+        more: a tile seen askew (a side seat's flower column, its long edges sloping a tenth
+        of a tile) leaves two opposite corners of its box bare, a face's few strokes of ink
+        left in the paper leave holes, a round chip fills 0.79 and no corner.
+
+        >>> disc = cv2.circle(np.zeros((20, 20), np.uint8), (10, 10), 7, 1, -1)
+        >>> slab = cv2.fillPoly(np.zeros((20, 20), np.uint8), [np.array([[2, 2], [12, 2], [15, 16], [5, 16]])], 1)
+        >>> look = UnboxedFaces(fill=0.85, askew=0.7)
+        >>> [bool(look._filled(*cv2.connectedComponentsWithStats(m, connectivity=4)[1:3])[0]) for m in (disc, slab)]
+        [False, True]
+        """
+        area = stats[1:, 4].astype(np.float32)
+        box = stats[1:, 2] * stats[1:, 3]
+        filled = area >= self.fill * box
+        for k in np.flatnonzero(~filled & (area >= self.askew * box)):
+            x, y, w, h = stats[k + 1, :4]
+            mine = labels[y:y + h, x:x + w] == k + 1
+            corners = [mine[:2, :2], mine[:2, -2:], mine[-2:, :2], mine[-2:, -2:]]
+            filled[k] = sum(bool(c.any()) for c in corners) >= 2
+        return np.asarray(filled, bool)
 
     def _paper(self, lab: np.ndarray, up: np.ndarray) -> np.ndarray | None:
         """The Lab colour of the brightest ``paper`` share of the face-up boxes' middles, read
@@ -322,35 +351,46 @@ class UnboxedFaces:
         return np.asarray(np.stack([x, y, x + bw, y + bh], 1), np.float32).reshape(-1, 4)
 
     def _cut_short(self, patches: np.ndarray, boxed: np.ndarray, sides: np.ndarray) -> np.ndarray:
-        """Boxes of the ``patches`` a box cut short: as long as a tile (a patch as long as a
-        tile is wide may be a face's paper above its shaded foot, and grown the other way round
-        it took in the next tile's ink), as wide as ``cut_share`` of a tile's width or more but
-        short of it, a box along half one long edge at least and none along the other
-        (``boxed``: the pixels under a box; between two boxes lies a box's sliver shifted off
-        its tile), grown into the box to a tile's size. A blank White dragon at the head of a
-        pool column, over the Green dragon below it boxed 6 px high, was a patch 24 px of 36
-        (set style 12, a Singaporean hand's action 13)."""
-        out = []
+        """Boxes of the tiles of ``patches`` of up to ``most`` blank faces side by side, or a
+        box cut short: as long as a tile (a patch as long as a tile is wide may be a face's
+        paper above its shaded foot, and grown the other way round it took in the next tile's
+        ink) and across it as wide as a whole number of tiles (``_grown``).
+
+        A blank White dragon at the head of a pool column, over the Green dragon below it
+        boxed 6 px high, was a patch 24 px of 36 (set style 12, a Singaporean hand's action
+        13); two laid one after the other at the head of a flower column, the Bamboo flower
+        below them boxed over the second's foot, a patch 1.6 tiles wide (a Filipino hand's
+        action 62)."""
+        out: list[list[float]] = []
         for x, y, bw, bh in patches.tolist():
-            box = self._grown(boxed, x, y, bw, bh, sides.max(), sides.min())
-            if box is None:  # the same, the picture's axes swapped
-                box = self._grown(boxed.T, y, x, bh, bw, sides.max(), sides.min())
-                box = None if box is None else [box[1], box[0], box[3], box[2]]
-            if box is not None:
-                out.append(box)
+            boxes = self._grown(boxed, x, y, bw, bh, sides.max(), sides.min())
+            if not boxes:  # the same, the picture's axes swapped
+                boxes = [[b[1], b[0], b[3], b[2]] for b in self._grown(boxed.T, y, x, bh, bw, sides.max(), sides.min())]
+            out += boxes
         return np.array(out, np.float32).reshape(-1, 4)
 
-    def _grown(self, boxed: np.ndarray, x: int, y: int, bw: int, bh: int, wide: float, high: float) -> list[float] | None:
-        """A patch ``bw`` wide as a tile ``wide`` and ``bh`` high, short of ``high``, grown up or
-        down into a box lying along its edge to the tile's height; None if it is none such."""
-        if abs(bw - wide) > self.size * wide or not self.cut_share * high <= bh < (1 - self.size) * high:
-            return None
+    def _grown(self, boxed: np.ndarray, x: int, y: int, bw: int, bh: int, wide: float, high: float) -> list[list[float]]:
+        """The tiles ``wide`` across and ``high`` down of a patch ``bw`` wide as a tile and
+        ``bh`` high: two to ``most`` whole tiles (within ``size`` of a tile), or tiles whose
+        last a box lying along its edge cuts short (``cut_share`` of it left or more), grown
+        into the box; none if it is none such (``boxed``: the pixels under a box; between
+        two boxes lies a box's sliver shifted off its tile)."""
+        tiles = bh / high
+        whole = int(round(tiles))
+        if abs(bw - wide) > self.size * wide or tiles > self.most + self.size:
+            return []
+        if whole >= 2 and abs(tiles - whole) <= self.size:
+            return [[x, y + k * bh / whole, x + bw, y + (k + 1) * bh / whole] for k in range(whole)]
+        left = tiles - int(tiles)  # the last tile's share the box left
+        if not self.cut_share <= left < 1 - self.size or int(tiles) >= self.most:
+            return []
         above = float(boxed[y - 1, x:x + bw].mean()) if y > 0 else 0.0
         below = float(boxed[y + bh, x:x + bw].mean()) if y + bh < boxed.shape[0] else 0.0
         if max(above, below) < 0.5 or min(above, below) >= 0.5:  # between two boxes: one misplaced
-            return None
-        top = y - (high - bh) if above >= below else y
-        return [x, top, x + bw, top + high]
+            return []
+        n = int(tiles) + 1
+        top = y - (n * high - bh) if above >= below else y
+        return [[x, top + k * high, x + bw, top + (k + 1) * high] for k in range(n)]
 
 
 def _beside(a: np.ndarray, b: np.ndarray, near: tuple[float, float], in_line: float, alike: float) -> np.ndarray:

@@ -239,8 +239,8 @@ def test_a_face_of_a_few_strokes_no_box_found_is_boxed_its_ink_closed_over() -> 
     """Two thin green strokes across a face (a 2s lying across) leave its paper in three
     pieces: closed over, one patch of a tile's size."""
     image, boxes, blank = lone_blank()
-    image[210:214, 203:227] = (60, 140, 40)
-    image[224:228, 203:227] = (60, 140, 40)
+    image[210:214, 200:230] = (60, 140, 40)
+    image[224:228, 200:230] = (60, 140, 40)
     assert len(UnboxedFaces(close=1)(image, boxes, boxes)) == 0
     found = UnboxedFaces()(image, boxes, boxes)
     assert len(found) == 1 and box_iou(found, blank[None])[0, 0] > 0.8
@@ -294,6 +294,47 @@ def test_a_blank_face_whose_patch_a_neighbours_box_cuts_short_is_boxed_whole(shi
         assert len(found) == 1 and box_iou(found, np.array([[100, 50, 146, 86]], np.float32))[0, 0] > 0.75
     else:  # 16 px of 36
         assert len(found) == 0
+
+
+@pytest.mark.parametrize(("blanks", "foot"), [(2, 0), (2, 14), (3, 0), (4, 0)])
+def test_blank_faces_side_by_side_no_box_found_are_boxed_one_by_one(blanks: int, foot: int) -> None:
+    """Two White dragons laid one after the other at the head of a flower column are one
+    patch of paper; the Bamboo flower below them boxed ``foot`` px over the second's foot
+    (set style 12, a Filipino hand's action 62) leaves it 1.6 tiles long. Each tile is boxed
+    (up to ``most``: four is a strip, say a wall's side, as likely as tiles)."""
+    image = np.full((400, 400, 3), FELT, np.uint8)
+    top = 50
+    image[top:top + 36 * (blanks + 3), 100:146] = IVORY  # tiles 46 x 36, touching down a column
+    up = np.array([[100, top + 36 * k, 146, top + 36 * (k + 1)] for k in range(blanks, blanks + 3)], np.float32)
+    up[0, 1] -= foot
+    found = UnboxedFaces()(image, up, up)
+    truth = np.array([[100, top + 36 * k, 146, top + 36 * (k + 1)] for k in range(blanks)], np.float32)
+    if blanks > UnboxedFaces().most:
+        assert len(found) == 0
+    else:
+        assert len(found) == blanks and (box_iou(found, truth).max(0) > 0.75).all()
+
+
+@pytest.mark.parametrize("foot", [0, 6])
+def test_two_white_dragon_flowers_no_box_found_on_a_rendered_table_are_boxed(foot: int) -> None:
+    """Two White dragons laid one after the other at the head of South's flower column (set
+    style 12, as a Filipino hand's action 62), the Bamboo flower below them boxed ``foot``
+    px over the second's foot: each is boxed, where one patch a tile and a half long, its
+    edges sloping, was none."""
+    script = [Step("discard", seat, (tile,)) for seat, tile in
+              zip(Seat, [Tile.M3, Tile.P7, Tile.S5, Tile.M9], strict=True)]
+    script += [Step("flower", Seat.SOUTH, (tile,)) for tile in (Tile.parse("5f"), Tile.WHITE, Tile.WHITE)]
+    image, labels = ScriptedTable(script, size=(1920, 1080), style=12).picture(len(script))
+    white = [lab for lab in labels if lab.get("code") == str(Tile.WHITE) and lab["region"] == "flower"]
+    others = [lab for lab in labels if lab not in white]
+    for lab in others:
+        if lab.get("code") == "5f":
+            lab["box"] = [lab["box"][0], lab["box"][1] - foot, *lab["box"][2:]]
+    up = np.array([lab["box"] for lab in others if lab.get("face") == "up"], np.float32)
+    every = np.array([lab["box"] for lab in others], np.float32)
+    found = UnboxedFaces()(image, up, every)
+    assert len(found) == 2 and (box_iou(found, np.array([lab["box"] for lab in white], np.float32)).max(0) > 0.6).all()
+    assert len(UnboxedFaces(most=1, askew=1.0)(image, up, every)) == 0  # as before stop 79
 
 
 def test_a_white_dragon_discard_no_box_found_on_a_rendered_table_is_boxed() -> None:
