@@ -151,7 +151,10 @@ class DownFaces:
 
     On the last tables of 272 bot-played hands (seeds 0-47, 120-129, 200-209) the live reader
     boxed 78 face-up tiles face down; 49 are turned so (46 White dragons, a 2s, a 9s, a Red
-    dragon), and no other box.
+    dragon), and no other box. Since stop 79 a short run of face-down boxes in line with faces
+    is turned whole where each has their paper's colour, far from the backs' (``_pale_runs``):
+    60 (57 White dragons), still no other box, whatever ``back_gap`` from 30 to 70 and
+    ``run`` from 5 to 9.
 
     >>> image = np.full((60, 200, 3), (40, 120, 40), np.uint8)  # green felt
     >>> image[10:50, 20:110] = (220, 235, 240)  # three ivory tiles in a row, the last boxed face down
@@ -169,6 +172,9 @@ class DownFaces:
     face_lab: float = 25.0
     middle: float = 0.3  # the half-size share of a box whose colour is its face's
     paper: float = 75.0  # the percentile of brightness above which a face's middle is paper
+    run: int = 5  # a run of up to this many face-down boxes beside faces may be a meld's faces
+    back_gap: float = 50.0  # a face lies this far (Lab) from the backs' colour
+    backs_seen: int = 24  # face-down boxes whose colour says the backs'
 
     def __post_init__(self) -> None:
         _lab(np.zeros((1, 3), np.float32))  # OpenCV's Lab tables, built here (``RowHoles``)
@@ -179,21 +185,78 @@ class DownFaces:
         if not len(up) or not len(down):
             return faces
         beside = _beside(down, up, self.near, self.in_line, self.alike)  # (down, up, axis)
-        backs = np.asarray(_beside(down, down, self.near, self.in_line, self.alike).any(1), bool)  # (down, axis)
+        pairs = _beside(down, down, self.near, self.in_line, self.alike)  # (down, down, axis)
+        backs = np.asarray(pairs.any(1), bool)  # (down, axis)
         ups = _beside(up, up, self.near, self.in_line, self.alike)  # (up, up, axis)
         rows = [(i, self._row_neighbours(int(i), down, up, beside, backs[i], ups))
                 for i in np.flatnonzero(beside.any((1, 2)))]
         rows = [(i, nb) for i, nb in rows if len(nb)]
-        if not rows:
+        runs = self._runs_by_faces(down, beside, pairs)
+        if not rows and not runs:
             return faces
-        cand = np.array([i for i, _ in rows])
-        lab = _middle_colours(image, down[cand], self.middle, self.paper)
         paper = _middle_colours(image, up, self.middle, self.paper)
         cloth = _cloth(image)
-        for k, (i, nb) in enumerate(rows):
-            to_face = np.nan_to_num(np.linalg.norm(paper[nb] - lab[k], axis=1), nan=np.inf).min()
-            to_cloth = float(np.nan_to_num(np.linalg.norm(lab[k] - cloth), nan=0.0))
-            faces[i] = to_face < self.face_lab and to_cloth >= 1.5 * self.face_lab
+        if rows:
+            cand = np.array([i for i, _ in rows])
+            lab = _middle_colours(image, down[cand], self.middle, self.paper)
+            for k, (i, nb) in enumerate(rows):
+                faces[i] = self._face_coloured(lab[k], paper[nb], cloth)
+        if runs:
+            faces |= self._pale_runs(image, down, runs, beside, paper, cloth)
+        return faces
+
+    def _face_coloured(self, colour: np.ndarray, papers: np.ndarray, cloth: np.ndarray) -> bool:
+        """Whether a box's ``colour`` lies within ``face_lab`` of one of ``papers`` and 1.5
+        times that from the ``cloth``."""
+        to_face = np.nan_to_num(np.linalg.norm(papers - colour, axis=1), nan=np.inf).min(initial=np.inf)
+        to_cloth = float(np.nan_to_num(np.linalg.norm(colour - cloth), nan=0.0))
+        return bool(to_face < self.face_lab and to_cloth >= 1.5 * self.face_lab)
+
+    def _runs_by_faces(self, down: np.ndarray, beside: np.ndarray, pairs: np.ndarray) -> list[np.ndarray]:
+        """The runs of up to ``run`` face-down boxes side by side (``pairs``) of which one lies
+        in line with a face-up tile beside it (``beside``), along the run: a meld's tiles, or
+        a concealed kang's backs; a wall or a standing hand runs longer."""
+        linked = np.asarray(pairs.any(2), bool)
+        seen = np.zeros(len(down), bool)
+        out = []
+        along = np.asarray(beside.any(1), bool) & np.asarray(pairs.any(1), bool)  # (down, axis)
+        for i in np.flatnonzero(along.any(1)):
+            if seen[i]:
+                continue
+            run, grow = {int(i)}, [int(i)]
+            while grow and len(run) <= self.run:
+                grow = [int(j) for k in grow for j in np.flatnonzero(linked[k]) if int(j) not in run]
+                run.update(grow)
+            members = np.array(sorted(run), np.int64)
+            seen[members] = True
+            if len(members) <= self.run:
+                out.append(members)
+        return out
+
+    def _pale_runs(self, image: np.ndarray, down: np.ndarray, runs: list[np.ndarray], beside: np.ndarray,
+                   paper: np.ndarray, cloth: np.ndarray) -> np.ndarray:
+        """Which face-down boxes of ``runs`` (``_runs_by_faces``) are faces: the middle of
+        every box of its run has the paper's colour of a face-up tile beside the run, and lies
+        ``back_gap`` from the backs' colour (the median of the middles of up to ``backs_seen``
+        face-down boxes in no such run: the walls, the standing hands). Whole middles, not
+        their brightest quarter: a standing hand's box seen from above has the paper's
+        colour there, its top edge. A pung or kang of blank White dragons, boxed face down
+        box by box, was a meld of backs beside a flower column's faces (19 of the face-up
+        tiles the detector boxed face down on the last tables of 272 bot-played hands);
+        where the backs are the paper's colour nothing is turned."""
+        faces = np.zeros(len(down), bool)
+        members = np.concatenate(runs)
+        others = np.setdiff1d(np.arange(len(down)), members)
+        if len(others) < 5:
+            return faces  # too few backs to tell their colour
+        sample = others[np.linspace(0, len(others) - 1, min(len(others), self.backs_seen)).astype(int)]
+        back = np.nanmedian(_middle_colours(image, down[sample], self.middle), 0)
+        colours = dict(zip(members.tolist(), _middle_colours(image, down[members], self.middle), strict=True))
+        for run in runs:
+            papers = paper[beside[run].any((0, 2))]
+            if all(self._face_coloured(colours[int(i)], papers, cloth)
+                   and float(np.linalg.norm(colours[int(i)] - back)) >= self.back_gap for i in run):
+                faces[run] = True
         return faces
 
     @staticmethod

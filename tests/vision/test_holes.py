@@ -131,6 +131,7 @@ def test_a_middle_tile_missed_beside_a_tile_lying_across_is_found(vertical: bool
 
 
 PINK = (160, 112, 226)  # BGR: a pink back
+BLUE = (160, 60, 30)  # BGR: a blue back
 
 
 def paint(image: np.ndarray, box: np.ndarray, colour: tuple[int, int, int]) -> None:
@@ -182,6 +183,54 @@ def test_pale_boxes_face_down_side_by_side_are_a_wall_or_a_hand_not_faces() -> N
     concealed kang's backs, whatever their colour."""
     image, boxes = row(5)
     assert DownFaces()(image, boxes[:3], boxes[3:]).tolist() == [False, False]
+
+
+def meld_of_backs(n_down: int, back: tuple[int, int, int], pale: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A row of three faces and ``n_down`` tiles boxed face down after them, ivory (``pale``)
+    or ``back``; and a wall of eight ``back``-coloured backs below it: the picture, the
+    face-up boxes and the face-down boxes (the row's first)."""
+    image, boxes = row(3 + n_down)
+    if not pale:
+        for box in boxes[3:]:
+            paint(image, box, back)
+    wall = np.array([[20 + 30 * k, 200, 50 + 30 * k, 240] for k in range(8)], np.float32)
+    for box in wall:
+        paint(image, box, back)
+    return image, boxes[:3], np.concatenate([boxes[3:], wall])
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_a_meld_of_blank_faces_boxed_face_down_beside_faces_is_faces(n: int) -> None:
+    """A pung or kang of White dragons boxed face down tile by tile after a flower row (19
+    of the faces boxed face down on 272 rendered tables): the paper's colour, far from the
+    backs' (the walls' blue)."""
+    image, up, down = meld_of_backs(n, BLUE)
+    assert DownFaces()(image, up, down).tolist() == [True] * n + [False] * 8
+
+
+@pytest.mark.parametrize(("n", "back", "pale"), [(3, IVORY, True), (2, BLUE, False), (6, BLUE, True)])
+def test_backs_side_by_side_beside_faces_stay_backs(n: int, back: tuple[int, int, int], pale: bool) -> None:
+    """Where the backs are the paper's colour nothing tells a meld of faces from backs; a
+    concealed kang's two backs are the walls' colour; six in a row are a hand, not a meld."""
+    image, up, down = meld_of_backs(n, back, pale)
+    assert not DownFaces()(image, up, down).any()
+
+
+@pytest.mark.parametrize("style", [8, 12])
+def test_two_white_dragon_flowers_boxed_face_down_on_a_rendered_table_are_faces(style: int) -> None:
+    """South's flower column on a rendered table (blue backs, red backs): a Spring, two White
+    dragons and a Summer, the White dragons boxed face down, as are the walls' and the
+    standing hands' tiles. The two are faces; no back is."""
+    script = [Step("discard", seat, (tile,)) for seat, tile in
+              zip(Seat, [Tile.M3, Tile.P7, Tile.S5, Tile.M9], strict=True)]
+    script += [Step("flower", Seat.SOUTH, (Tile.parse(code),)) for code in ("5f", "5z", "5z", "6f")]
+    image, labels = ScriptedTable(script, size=(1920, 1080), style=style).picture(len(script))
+    white = [lab for lab in labels if lab.get("code") == str(Tile.WHITE) and lab["region"] == "flower"]
+    up = np.array([lab["box"] for lab in labels if lab.get("face") == "up" and lab not in white], np.float32)
+    backs = [lab["box"] for lab in labels if lab.get("face") != "up"]
+    faces = DownFaces()(image, up, np.array([lab["box"] for lab in white] + backs, np.float32))
+    assert faces.tolist() == [True, True] + [False] * len(backs)
+    assert not DownFaces(run=0)(image, up, np.array([lab["box"] for lab in white] + backs, np.float32)).any()
 
 
 def test_a_pale_box_face_down_across_a_row_of_faces_is_no_face() -> None:
