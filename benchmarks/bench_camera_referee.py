@@ -37,7 +37,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +166,7 @@ def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
     that or looking for tiles missed in rows (as served until stop 72); without those or
     turning the crops of tiles lying across upright; and without the flower look either (as
     served until stop 69)."""
+    from vision.classifier import CROP_MARGIN
     from vision.holes import RowHoles
     from vision.pieces import TilePieces
     from vision.pipeline import default_reader
@@ -175,12 +176,13 @@ def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
     bare = shipped_classifier(flower_look=None, number_look=None)
     before_77 = RowHoles(gap=(1.75, 2.4))  # holes between tiles 1.75 tiles apart or more
     size = imgsz or LIVE_DETECT_SIZE
-    return {"served": lambda: VideoReader(served.detector, served.classify, size, balance=served.balance,
-                                          holes=served.holes, pieces=served.pieces, down_faces=served.down_faces,
-                                          unboxed=served.unboxed, margins=served.margins),
-            "each tile cut one way": lambda: VideoReader(served.detector, served.classify, size, balance=served.balance,
-                                                         holes=served.holes, pieces=served.pieces,
-                                                         down_faces=served.down_faces, unboxed=served.unboxed),
+
+    def as_served(margins: Sequence[float]) -> VideoReader:
+        return VideoReader(served.detector, served.classify, size, balance=served.balance, holes=served.holes,
+                           pieces=served.pieces, down_faces=served.down_faces, unboxed=served.unboxed, margins=margins)
+
+    return {"served": lambda: as_served(served.margins),
+            "each tile cut one way": lambda: as_served((CROP_MARGIN,)),
             "no unboxed or face-down look": lambda: VideoReader(served.detector, served.classify, size,
                                                               balance=LIVE_BALANCE, holes=before_77, pieces=TilePieces()),
             "no pieces look": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE,
