@@ -33,11 +33,12 @@ tiles put where they lie by the regions stage as served and as before stop 71.
 from __future__ import annotations
 
 import argparse
+import copy
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -158,7 +159,8 @@ KINDS = {"m": "suits", "p": "suits", "s": "suits", "z": "winds and dragons", "f"
 
 
 def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
-    """Fresh live readers (one detector, its input ``imgsz`` or as served): as served; with
+    """Fresh live readers (one detector, its input ``imgsz`` or as served): as served; without
+    the look for tiles missed at a row's end (``RowEnds``, as served until stop 79); and with
     each tile cut one way (as served until stop 77; ``VideoReader.margins``); then without
     boxing faces no box found (``UnboxedFaces``) or turning face up the faces boxed face down in a row of
     faces, holes looked for only between tiles 1.75 tiles apart or more (as served until stop
@@ -177,12 +179,18 @@ def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
     before_77 = RowHoles(gap=(1.75, 2.4))  # holes between tiles 1.75 tiles apart or more
     size = imgsz or LIVE_DETECT_SIZE
 
-    def as_served(margins: Sequence[float]) -> VideoReader:
-        return VideoReader(served.detector, served.classify, size, balance=served.balance, holes=served.holes,
-                           pieces=served.pieces, down_faces=served.down_faces, unboxed=served.unboxed, margins=margins)
+    def as_served(**changes: Any) -> VideoReader:
+        """A fresh reader as served (``default_reader``'s), but for ``changes`` to its settings."""
+        reader = copy.copy(served)  # never read with: nothing seen yet
+        for name, value in changes.items():
+            if not hasattr(reader, name):
+                raise AttributeError(f"VideoReader has no setting {name!r}")
+            setattr(reader, name, value)
+        return reader
 
-    return {"served": lambda: as_served(served.margins),
-            "each tile cut one way": lambda: as_served((CROP_MARGIN,)),
+    return {"served": as_served,
+            "no row-end look": lambda: as_served(ends=None),
+            "each tile cut one way": lambda: as_served(ends=None, margins=(CROP_MARGIN,)),
             "no unboxed or face-down look": lambda: VideoReader(served.detector, served.classify, size,
                                                               balance=LIVE_BALANCE, holes=before_77, pieces=TilePieces()),
             "no pieces look": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE,

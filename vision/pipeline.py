@@ -113,7 +113,7 @@ def default_reader(calibration: str | None = None, live: bool = False) -> Reader
     """The shipped models (``models/*.onnx``), optionally naming tiles by a calibrated set;
     ``live``: a ``VideoReader`` for a fixed camera over the whole table."""
     from vision.classifier import CROP_MARGIN
-    from vision.holes import DownFaces, RowHoles, UnboxedFaces
+    from vision.holes import DownFaces, RowEnds, RowHoles, UnboxedFaces
     from vision.pieces import TilePieces
     from vision.reader import (
         LIVE_BALANCE,
@@ -141,12 +141,13 @@ def default_reader(calibration: str | None = None, live: bool = False) -> Reader
     # a set is taught in its photo's own colours and names crops in them (``vision.balance``);
     # tiles missed in a row are looked for between their neighbours (``vision.holes``), and
     # tiles boxed in two pieces boxed whole (``vision.pieces``); faces boxed face down in a row
-    # of faces are turned face up, and faces no box found are boxed (``vision.holes``). The shipped
-    # classifier reads each tile cut two ways (``LIVE_MARGINS``); a set was taught on crops cut one way
+    # of faces are turned face up, and faces no box found, or missed at a row's end, are boxed
+    # (``vision.holes``). The shipped classifier reads each tile cut two ways (``LIVE_MARGINS``);
+    # a set was taught on crops cut one way
     shipped = calibration is None
     return VideoReader(reader.detector, classify, balance=LIVE_BALANCE if shipped else None,
                        holes=RowHoles(), pieces=TilePieces(), down_faces=DownFaces(), unboxed=UnboxedFaces(),
-                       margins=LIVE_MARGINS if shipped else (CROP_MARGIN,)) if live else reader
+                       ends=RowEnds(), margins=LIVE_MARGINS if shipped else (CROP_MARGIN,)) if live else reader
 
 
 @functools.lru_cache(maxsize=4)

@@ -28,7 +28,7 @@ from vision.classifier import (
 from vision.deblur import STREAKED_BELOW, Streak, streak_of
 from vision.detections import UNKNOWN, Detections, box_cover, box_iou, match
 from vision.detector import TileDetector, largest_input
-from vision.holes import DownFaces, RowHoles, UnboxedFaces
+from vision.holes import DownFaces, RowEnds, RowHoles, UnboxedFaces
 from vision.pieces import TilePieces, joined
 from vision.regions import BoxRows, rows_of_boxes
 from vision.row_crops import cut_along_rows, cut_along_rows_turned
@@ -374,6 +374,10 @@ class VideoReader:
     - ``unboxed``: a ``vision.holes.UnboxedFaces`` takes a tile-sized patch of the tiles' paper
       that no box covers for a face (most often a blank White dragon lying alone); it is added
       face up at ``up_conf`` and named as any other (None: not looked for).
+    - ``ends``: a ``vision.holes.RowEnds`` takes a tile's face one step past the last two
+      face-up tiles of a row, where no box lies, for a tile the detector missed (a pung's
+      last tile at the foot of its column); it is added face up at ``up_conf`` and named as
+      any other (None: not looked for).
     - ``pieces``: a ``vision.pieces.TilePieces`` finds a tile boxed as two pieces (most often
       a called tile lying across a meld), whose two boxes give way to one around both, named
       as any other (served live since stop 75; None: not looked for).
@@ -404,7 +408,7 @@ class VideoReader:
                  balance: FaceBalance | None = LIVE_BALANCE, stand_up: bool = True,
                  holes: RowHoles | None = None, pieces: TilePieces | None = None,
                  down_faces: DownFaces | None = None, unboxed: UnboxedFaces | None = None,
-                 margins: Sequence[float] = (CROP_MARGIN,)) -> None:
+                 ends: RowEnds | None = None, margins: Sequence[float] = (CROP_MARGIN,)) -> None:
         self.detector = detector
         self.classify = classify
         self.imgsz = imgsz
@@ -422,6 +426,7 @@ class VideoReader:
         self.pieces = pieces  # finds tiles boxed in two pieces (None: none looked for)
         self.down_faces = down_faces  # finds faces boxed face down (None: none looked for)
         self.unboxed = unboxed  # finds faces no box found (None: none looked for)
+        self.ends = ends  # finds tiles missed at a row's end (None: none looked for)
         self.margins = tuple(margins)  # each fresh tile is read cut with each margin, and the reads averaged
         self.gains: np.ndarray | None = None  # the balance's gains, as of the last whole-frame pass
         self.classified = 0  # crops sent to the classifier, for the benchmark
@@ -489,6 +494,8 @@ class VideoReader:
             dets = self._with_found(dets, self.holes(image, dets.xyxy[dets.face_up], dets.xyxy[~dets.face_up]))
         if self.unboxed is not None:
             dets = self._with_found(dets, self.unboxed(image, dets.xyxy[dets.face_up], dets.xyxy))
+        if self.ends is not None:
+            dets = self._with_found(dets, self.ends(image, dets.xyxy[dets.face_up], dets.xyxy))
         if self.pieces is not None:
             dets = self._pieces_joined(dets, self.pieces)
         up = np.flatnonzero(dets.face_up)
@@ -555,8 +562,8 @@ class VideoReader:
         return replace(dets, face_up=face_up, confidence=confidence)
 
     def _with_found(self, dets: Detections, found: np.ndarray) -> Detections:
-        """``dets`` and the boxes of tiles ``found`` that the detector missed (by ``holes`` or
-        ``unboxed``), face up at ``up_conf``."""
+        """``dets`` and the boxes of tiles ``found`` that the detector missed (by ``holes``,
+        ``unboxed`` or ``ends``), face up at ``up_conf``."""
         if not len(found):
             return dets
         more = Detections(found, np.full(len(found), self.up_conf, np.float32), np.ones(len(found), bool))

@@ -1,5 +1,5 @@
-"""RowHoles: tiles the detector missed between two face-up tiles of a row; DownFaces: faces it
-boxed face down in a row of faces."""
+"""RowHoles: tiles the detector missed between two face-up tiles of a row; RowEnds: at a row's
+end; DownFaces: faces it boxed face down in a row of faces; UnboxedFaces: faces no box found."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine.seats import Seat
 from engine.tiles import Tile
 from vision.detections import box_iou
-from vision.holes import DownFaces, RowHoles, UnboxedFaces
+from vision.holes import DownFaces, RowEnds, RowHoles, UnboxedFaces
 from vision.scripted import ScriptedTable, Step
 
 FELT = (40, 120, 40)
@@ -112,6 +112,50 @@ def test_a_white_dragon_discard_left_unboxed_on_a_rendered_table_is_found() -> N
     rest = np.array([lab["box"] for lab in up if lab["code"] != str(Tile.WHITE)], np.float32)
     found = RowHoles()(image, rest)
     assert len(found) == 1 and box_iou(found, white)[0, 0] >= 0.5
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(3, 8), st.integers(20, 40), st.booleans())
+def test_a_tile_missed_at_a_rows_end_is_found_and_a_full_row_has_no_end(n: int, w: int, vertical: bool) -> None:
+    image, boxes = row(n, vertical=vertical, w=w)
+    assert len(RowEnds()(image, boxes, boxes)) == 0  # felt past both ends
+    for end in (0, n - 1):
+        kept = np.delete(boxes, end, axis=0)
+        found = RowEnds()(image, kept, kept)
+        assert len(found) == 1 and box_iou(found, boxes[end:end + 1])[0, 0] > 0.9
+
+
+def test_a_spot_past_a_rows_end_a_third_cloth_is_no_tile() -> None:
+    """A meld's tile lying across, its box cut short, leaves paper one step past the row's
+    last two boxes, the spot a third to a half cloth: no tile (5 such spots on 272 tables)."""
+    image, boxes = row(3, vertical=True)
+    image[98:110, 20:60] = FELT  # the far 0.4 of the third tile is cloth
+    assert len(RowEnds()(image, boxes[:2], boxes[:2])) == 0
+    assert len(RowEnds(cloth_share=1.0)(image, boxes[:2], boxes[:2])) == 1
+
+
+def test_a_box_over_the_spot_past_a_rows_end_leaves_no_tile() -> None:
+    image, boxes = row(4)
+    over = boxes[3:] + np.float32([12, 0, 12, 0])  # a box a little off the fourth tile: its box
+    assert len(RowEnds()(image, boxes[:3], np.concatenate([boxes[:3], over]))) == 0
+
+
+@pytest.mark.parametrize("seat", [Seat.WEST, Seat.NORTH])
+@pytest.mark.parametrize("end", [0, -1])
+def test_a_pungs_last_tile_missed_on_a_rendered_table_is_found(seat: Seat, end: int) -> None:
+    """Visayan North's pung of 9s, its third tile unboxed at the foot of its column, two
+    tiles taken for hand tiles (set style 5, seed 2, action 36): with the table's other tiles
+    boxed by the renderer's labels, the tile at either end of the pung is found."""
+    script = [Step("discard", s, (t,)) for s, t in zip(Seat, [Tile.M3, Tile.P7, Tile.S5, Tile.M9], strict=True)]
+    script += [Step("discard", seat.previous, (Tile.S9,)), Step("pung", seat, (Tile.S9,) * 3, from_seat=seat.previous)]
+    image, labels = ScriptedTable(script, size=(1920, 1080), style=5, occlusion=0.0).picture(len(script))
+    meld = [lab for lab in labels if lab["region"] == "meld"]
+    centres = np.array([[(lab["box"][0] + lab["box"][2]) / 2, (lab["box"][1] + lab["box"][3]) / 2] for lab in meld])
+    missed = meld[int(np.argsort(centres[:, int(np.ptp(centres[:, 1]) > np.ptp(centres[:, 0]))])[end])]
+    others = [lab for lab in labels if lab is not missed]
+    up = np.array([lab["box"] for lab in others if lab.get("face") == "up"], np.float32)
+    found = RowEnds()(image, up, np.array([lab["box"] for lab in others], np.float32))
+    assert len(found) == 1 and box_iou(found, np.array([missed["box"]], np.float32))[0, 0] >= 0.5
 
 
 @pytest.mark.parametrize("vertical", [False, True])

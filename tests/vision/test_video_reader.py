@@ -8,7 +8,7 @@ import pytest
 
 from engine.tiles import Tile
 from vision.detections import Detections
-from vision.holes import DownFaces, RowHoles, UnboxedFaces
+from vision.holes import DownFaces, RowEnds, RowHoles, UnboxedFaces
 from vision.pieces import TilePieces
 from vision.reader import VideoReader
 
@@ -411,6 +411,19 @@ def test_a_blank_face_no_box_found_is_read_with_the_unboxed_look() -> None:
     read = VideoReader(det, CountingClassifier(), balance=None, unboxed=UnboxedFaces())(img)
     assert len(read) == 4 and read.face_up.all() and float(read.confidence[3]) == pytest.approx(0.35)
     assert abs(read.xyxy[3] - np.array([250, 120, 280, 160])).max() <= 3
+
+
+def test_a_tile_missed_at_a_rows_end_is_read_with_the_row_end_look() -> None:
+    """Four tiles in a row, the last unboxed: with a ``RowEnds`` stage the reader names it
+    too, face up, at ``up_conf``."""
+    img = np.full((200, 400, 3), (40, 120, 40), np.uint8)
+    img[20:60, 20:140] = 200
+    det = FakeDetector()
+    det.boxes = np.array([[20 + 30 * k, 20, 50 + 30 * k, 60] for k in range(3)], np.float32)
+    assert len(VideoReader(det, CountingClassifier(), balance=None)(img)) == 3
+    read = VideoReader(det, CountingClassifier(), balance=None, ends=RowEnds())(img)
+    assert len(read) == 4 and read.face_up.all() and float(read.confidence[3]) == pytest.approx(0.35)
+    assert np.abs(read.xyxy[3] - np.array([110, 20, 140, 60])).max() <= 1
 
 
 def test_a_tile_boxed_in_two_pieces_is_read_as_one() -> None:
