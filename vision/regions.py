@@ -37,6 +37,7 @@ from engine.tiles import Tile
 from vision.detections import Detections, box_intersection, box_iou
 from vision.readings import (
     LOW_CONFIDENCE,
+    RUNNER_UP_FLOOR,
     HandReading,
     MeldReading,
     SeatReading,
@@ -1544,6 +1545,9 @@ class TableRegions:
     # than the tiles by a few pixels, opened gaps of 0.2 between touching tiles (a pung at a
     # side seat cut in two and taken for hand tiles); the renderer sets melds 0.6 apart
     meld_gap: float = 0.3
+    # a tile alone among a seat's flowers, read as no flower, is its runner-up where that is a
+    # flower this share as sure as its name or surer (``_misread_flower``)
+    flower_runner_up: float = 0.8
 
     def __call__(self, dets: Detections | Sequence[TileItem], image_size: tuple[int, int] | None = None) -> TableReading:
         items = to_items(dets)
@@ -1909,10 +1913,26 @@ class TableRegions:
                 keep = _second_boxes_out([k for k in range(len(run)) if k not in bonus], run.items, self.crowded)
                 if len(keep) >= 3:
                     melds.extend(_split_melds([run.items[k] for k in keep], [bool(turned[k]) for k in keep]))
-                else:
-                    hand.extend(run.items[k] for k in keep)  # stragglers: most likely the hand's
+                    continue
+                for k in keep:  # stragglers: most likely the hand's, or a flower misread among flowers
+                    flower = self._misread_flower(run.items[k]) if bonus else None
+                    (hand if flower is None else flowers).append(flower or run.items[k])
         hand.sort(key=lambda i: float(np.array(i.centre) @ right))
         return SeatReading(seat, tuple(hand), tuple(melds), tuple(flowers))
+
+    def _misread_flower(self, item: TileItem) -> TileItem | None:
+        """``item``, a tile alone among a seat's flowers and read as no flower, named by its
+        runner-up where that is a flower read ``flower_runner_up`` as sure as its name or
+        surer (None where not). Filipino West's Plum, its box cut short at first, was read
+        as 1s (0.45 sure; the Plum 0.41) for 25 frames, taken for a hand tile, and heard
+        after the Autumn laid next (set style 5, seed 0, action 20)."""
+        second = item.runner_up
+        if not item.face_up or second is None or not self.is_bonus(second) or \
+                item.runner_up_confidence < max(RUNNER_UP_FLOOR, self.flower_runner_up * item.confidence):
+            return None
+        why = f"read as {item.tile} ({item.confidence:.2f} sure) among flowers; {second}, its runner-up, is one"
+        return replace(item, tile=second, confidence=item.runner_up_confidence, runner_up=item.tile,
+                       runner_up_confidence=item.confidence, doubt=item.doubt or why)
 
 
 @dataclass

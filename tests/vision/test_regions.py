@@ -29,6 +29,7 @@ from vision.regions import (
     _with_missed_back,
     fit_lines,
     rows_of,
+    to_items,
 )
 from vision.scripted import (
     HandLayout,
@@ -917,6 +918,32 @@ def test_a_flower_in_front_of_easts_row_is_easts_when_the_near_wall_is_not_boxed
     got = TableRegions(TableLayout(Seat.EAST))(labels_to_detections([lab for lab in labels if id(lab) not in near]),
                                                table.size)
     assert [[str(i.tile) for i in got.seat(s).flowers] for s in Seat] == [["1f"], [], [], []]
+
+
+@pytest.mark.parametrize(("name", "runner_up", "sure", "flower"), [
+    ("1s", "1f", 0.41, True),  # the Plum read 1s 0.45 sure, the Plum 0.41
+    ("1s", "1f", 0.30, False),  # its runner-up too unsure
+    ("1s", "2s", 0.44, False),  # its runner-up no flower either
+])
+def test_a_tile_alone_among_a_seats_flowers_is_the_flower_its_runner_up_names(
+        name: str, runner_up: str, sure: float, flower: bool) -> None:
+    """Filipino West's Plum, laid between her Bamboo flower and her Autumn, its box cut short
+    at first, was read as 1s (0.45 sure; the Plum 0.41) and taken for a hand tile until the
+    Autumn laid after it was heard (set style 5, seed 0, action 20). A tile alone among a
+    seat's flowers, read as no flower, is the flower its runner-up names where that is
+    ``flower_runner_up`` (0.8) as sure as its name or surer."""
+    script = [Step("flower", Seat.WEST, (Tile.parse(code),)) for code in ("4f", "1f", "7f")]
+    table = ScriptedTable(script, size=(1920, 1080), occlusion=0.0)
+    _, labels = table.picture(len(script))
+    items = [replace(i, runner_up=Tile.parse(runner_up), runner_up_confidence=sure, confidence=0.45, tile=Tile.parse(name))
+             if i.tile == Tile.parse("1f") else i for i in to_items(labels_to_detections(labels))]
+    west = TableRegions(TableLayout(Seat.EAST))(items, table.size).seat(Seat.WEST)
+    assert sorted(str(i.tile) for i in west.flowers) == (["1f", "4f", "7f"] if flower else ["4f", "7f"])
+    assert any(i.tile == Tile.parse(name) for i in west.concealed) is not flower
+    # beside a tile read as no flower either (the Autumn not yet laid): both the hand's
+    no_flowers = [replace(i, tile=Tile.M5) if i.tile == Tile.parse("4f") else i for i in items if i.tile != Tile.parse("7f")]
+    west = TableRegions(TableLayout(Seat.EAST))(no_flowers, table.size).seat(Seat.WEST)
+    assert not west.flowers and {Tile.M5, Tile.parse(name)} <= {i.tile for i in west.concealed}
 
 
 def _live_boxes(frame: str) -> tuple[list[TileItem], TableRegions]:
