@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 import pytest
@@ -399,31 +401,24 @@ def test_a_face_boxed_face_down_in_a_row_of_faces_is_read_with_the_down_face_loo
     assert read.tiles[2] == read.tiles[0]
 
 
-def test_a_blank_face_no_box_found_is_read_with_the_unboxed_look() -> None:
-    """Three tiles boxed in a row and a blank one alone, unboxed: with a ``UnboxedFaces`` stage
-    the reader names it too, face up, at ``up_conf``."""
+@pytest.mark.parametrize(("look", "missed", "tolerance"), [
+    ({"unboxed": UnboxedFaces()}, (250, 120, 280, 160), 3),  # a blank face alone, no box found
+    ({"ends": RowEnds()}, (110, 20, 140, 60), 1),  # the fourth tile of the row, unboxed
+])
+def test_a_tile_the_detector_missed_is_read_with_the_look_that_finds_it(
+        look: dict[str, Any], missed: tuple[int, int, int, int], tolerance: int) -> None:
+    """Three tiles boxed in a row and a tile unboxed: with an ``UnboxedFaces`` or a ``RowEnds``
+    stage the reader names it too, face up, at ``up_conf``."""
     img = np.full((200, 400, 3), (40, 120, 40), np.uint8)
     img[20:60, 20:110] = 200
-    img[120:160, 250:280] = 200
+    x0, y0, x1, y1 = missed
+    img[y0:y1, x0:x1] = 200
     det = FakeDetector()
     det.boxes = np.array([[20 + 30 * k, 20, 50 + 30 * k, 60] for k in range(3)], np.float32)
     assert len(VideoReader(det, CountingClassifier(), balance=None)(img)) == 3
-    read = VideoReader(det, CountingClassifier(), balance=None, unboxed=UnboxedFaces())(img)
+    read = VideoReader(det, CountingClassifier(), balance=None, **look)(img)
     assert len(read) == 4 and read.face_up.all() and float(read.confidence[3]) == pytest.approx(0.35)
-    assert abs(read.xyxy[3] - np.array([250, 120, 280, 160])).max() <= 3
-
-
-def test_a_tile_missed_at_a_rows_end_is_read_with_the_row_end_look() -> None:
-    """Four tiles in a row, the last unboxed: with a ``RowEnds`` stage the reader names it
-    too, face up, at ``up_conf``."""
-    img = np.full((200, 400, 3), (40, 120, 40), np.uint8)
-    img[20:60, 20:140] = 200
-    det = FakeDetector()
-    det.boxes = np.array([[20 + 30 * k, 20, 50 + 30 * k, 60] for k in range(3)], np.float32)
-    assert len(VideoReader(det, CountingClassifier(), balance=None)(img)) == 3
-    read = VideoReader(det, CountingClassifier(), balance=None, ends=RowEnds())(img)
-    assert len(read) == 4 and read.face_up.all() and float(read.confidence[3]) == pytest.approx(0.35)
-    assert np.abs(read.xyxy[3] - np.array([110, 20, 140, 60])).max() <= 1
+    assert np.abs(read.xyxy[3] - np.array(missed)).max() <= tolerance
 
 
 def test_a_tile_boxed_in_two_pieces_is_read_as_one() -> None:
