@@ -468,9 +468,9 @@ class RowEnds:
     about one size, ``near`` mean sizes apart, in line within ``in_line``), one step on (the
     step from the first to the second), a spot of the second's size that no box covers by
     ``cover`` or more and has no box centred in it is a tile when its middle's brightest
-    quarter is within ``face_lab`` (CIE Lab, 0-255 scale) of the face-up tiles' paper, its
-    middle 1.5 times that from the cloth, and under ``cloth_share`` of its pixels the
-    cloth's colour.
+    quarter is within ``face_lab`` (CIE Lab, 0-255 scale) of the paper of the tile it lies
+    past, its middle 1.5 times that from the cloth, and under ``cloth_share`` of its pixels
+    the cloth's colour.
 
     On the last tables of 272 bot-played hands (seeds 0-47, 120-129, 200-209), after the
     ``DownFaces``, ``RowHoles`` and ``UnboxedFaces`` looks, 249 face-up tiles were left
@@ -529,8 +529,7 @@ class RowEnds:
         spots = np.concatenate([mid - half, mid + half], 1).astype(np.float32)
         centres = (every[:, :2] + every[:, 2:]) / 2
         centred = (np.abs(centres[None] - mid[:, None]) < half[:, None]).all(2).any(1)
-        free = ~centred & (box_cover(spots, every).max(1, initial=0.0) < self.cover)
-        free = np.flatnonzero(free)
+        free = np.flatnonzero(~centred & (box_cover(spots, every).max(1, initial=0.0) < self.cover))
         same = box_iou(spots[free], spots[free]) > 0.3  # the same spot past a row's end, from another pair
         kept: list[int] = []
         for k in range(len(free)):

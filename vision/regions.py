@@ -1916,7 +1916,10 @@ class TableRegions:
                     continue
                 for k in keep:  # stragglers: most likely the hand's, or a flower misread among flowers
                     flower = self._misread_flower(run.items[k]) if bonus else None
-                    (hand if flower is None else flowers).append(flower or run.items[k])
+                    if flower is None:
+                        hand.append(run.items[k])
+                    else:
+                        flowers.append(flower)
         hand.sort(key=lambda i: float(np.array(i.centre) @ right))
         return SeatReading(seat, tuple(hand), tuple(melds), tuple(flowers))
 
