@@ -170,14 +170,13 @@ def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
     served until stop 69)."""
     from vision.classifier import CROP_MARGIN
     from vision.holes import RowHoles
-    from vision.pieces import TilePieces
     from vision.pipeline import default_reader
-    from vision.reader import LIVE_BALANCE, LIVE_DETECT_SIZE, VideoReader, shipped_classifier
+    from vision.reader import VideoReader, shipped_classifier
 
     served = default_reader(live=True)
-    bare = shipped_classifier(flower_look=None, number_look=None)
-    before_77 = RowHoles(gap=(1.75, 2.4))  # holes between tiles 1.75 tiles apart or more
-    size = imgsz or LIVE_DETECT_SIZE
+    assert isinstance(served, VideoReader)
+    if imgsz:
+        served.imgsz = imgsz
 
     def as_served(**changes: Any) -> VideoReader:
         """A fresh reader as served (``default_reader``'s), but for ``changes`` to its settings."""
@@ -188,18 +187,22 @@ def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
             setattr(reader, name, value)
         return reader
 
+    # each reader takes one more look away than the one before it
+    one_cut = {"ends": None, "margins": (CROP_MARGIN,)}
+    before_77 = {**one_cut, "down_faces": None, "unboxed": None,
+                 "holes": RowHoles(gap=(1.75, 2.4))}  # holes between tiles 1.75 tiles apart or more
+    before_75 = {**before_77, "pieces": None}
+    before_73 = {**before_75, "holes": None}
+    as_cut = {**before_73, "stand_up": False}
+    bare = shipped_classifier(flower_look=None, number_look=None)
     return {"served": as_served,
             "no row-end look": lambda: as_served(ends=None),
-            "each tile cut one way": lambda: as_served(ends=None, margins=(CROP_MARGIN,)),
-            "no unboxed or face-down look": lambda: VideoReader(served.detector, served.classify, size,
-                                                              balance=LIVE_BALANCE, holes=before_77, pieces=TilePieces()),
-            "no pieces look": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE,
-                                                  holes=before_77),
-            "no hole look": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE),
-            "crops as cut": lambda: VideoReader(served.detector, served.classify, size, balance=LIVE_BALANCE,
-                                                stand_up=False),
-            "crops as cut, no flower look": lambda: VideoReader(served.detector, bare, size, balance=LIVE_BALANCE,
-                                                                stand_up=False)}
+            "each tile cut one way": lambda: as_served(**one_cut),
+            "no unboxed or face-down look": lambda: as_served(**before_77),
+            "no pieces look": lambda: as_served(**before_75),
+            "no hole look": lambda: as_served(**before_73),
+            "crops as cut": lambda: as_served(**as_cut),
+            "crops as cut, no flower look": lambda: as_served(**as_cut, classify=bare)}
 
 
 def tiles(args: argparse.Namespace) -> None:
