@@ -73,6 +73,20 @@ class TileItem:
         x1, y1, x2, y2 = self.box
         return ((x1 + x2) / 2, (y1 + y2) / 2)
 
+    def by_runner_up(self, why: str) -> TileItem:
+        """This tile named by its runner-up, its name the runner-up now, doubted for ``why``
+        (unless doubted already).
+
+        >>> i = TileItem(Tile.S1, (0, 0, 1, 1), 0.45, runner_up=Tile.parse("1f"), runner_up_confidence=0.41)
+        >>> renamed = i.by_runner_up("among flowers")
+        >>> str(renamed.tile), renamed.confidence, str(renamed.runner_up), renamed.doubt
+        ('1f', 0.41, '1s', 'among flowers')
+        """
+        if self.runner_up is None:
+            raise ValueError(f"{self.tile} at {self.box} has no runner-up to be named by")
+        return replace(self, tile=self.runner_up, confidence=self.runner_up_confidence, runner_up=self.tile,
+                       runner_up_confidence=self.confidence, doubt=self.doubt or why)
+
     def as_json(self, region: str, group: int | None = None) -> dict[str, Any]:
         """The ``tiles`` entry of ``mahjongero score --json``.
 
@@ -157,9 +171,7 @@ class MeldReading:
         for k, i in enumerate(self.items):
             if i.face_up and i.runner_up not in (None, Tile.BACK) and i.runner_up_confidence >= RUNNER_UP_FLOOR:
                 why = f"read as {i.tile} ({i.confidence:.2f} sure); {i.runner_up}, its runner-up, makes the meld"
-                renamed = replace(i, tile=i.runner_up, confidence=i.runner_up_confidence,
-                                  runner_up=i.tile, runner_up_confidence=i.confidence, doubt=i.doubt or why)
-                choices[k].append((renamed, i.runner_up_confidence))
+                choices[k].append((i.by_runner_up(why), i.runner_up_confidence))
         combos = list(itertools.product(*choices))[1:]  # the first is every tile as read
         for combo in sorted(combos, key=lambda combo: -math.prod(conf for _, conf in combo)):
             yield replace(self, items=tuple(item for item, _ in combo))

@@ -1933,9 +1933,8 @@ class TableRegions:
         if not item.face_up or second is None or not self.is_bonus(second) or \
                 item.runner_up_confidence < max(RUNNER_UP_FLOOR, self.flower_runner_up * item.confidence):
             return None
-        why = f"read as {item.tile} ({item.confidence:.2f} sure) among flowers; {second}, its runner-up, is one"
-        return replace(item, tile=second, confidence=item.runner_up_confidence, runner_up=item.tile,
-                       runner_up_confidence=item.confidence, doubt=item.doubt or why)
+        return item.by_runner_up(f"read as {item.tile} ({item.confidence:.2f} sure) among flowers; "
+                                 f"{second}, its runner-up, is one")
 
 
 @dataclass
