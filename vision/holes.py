@@ -124,8 +124,7 @@ class RowHoles:
         neighbours' (NaN off the image), and the cloth's: a hole whose middle is within
         ``face_lab`` of a neighbour's face and 1.5 times that from the cloth."""
         to_face = np.nan_to_num(np.linalg.norm(lab[:, 1:] - lab[:, :1], axis=2), nan=np.inf)  # (N, 2)
-        to_cloth = np.nan_to_num(np.linalg.norm(lab[:, 0] - cloth, axis=1), nan=0.0)
-        return np.asarray((to_face.min(1) < self.face_lab) & (to_cloth >= 1.5 * self.face_lab), bool)
+        return np.asarray((to_face.min(1) < self.face_lab) & _off_cloth(lab[:, 0], cloth, self.face_lab), bool)
 
     def _colours(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """The Lab colour (8-bit scale) of the median of the middle of each box; NaN where it
@@ -211,8 +210,7 @@ class DownFaces:
         """Whether a box's ``colour`` lies within ``face_lab`` of one of ``papers`` and 1.5
         times that from the ``cloth``."""
         to_face = np.nan_to_num(np.linalg.norm(papers - colour, axis=1), nan=np.inf).min(initial=np.inf)
-        to_cloth = float(np.nan_to_num(np.linalg.norm(colour - cloth), nan=0.0))
-        return bool(to_face < self.face_lab and to_cloth >= 1.5 * self.face_lab)
+        return bool(to_face < self.face_lab and _off_cloth(colour[None], cloth, self.face_lab)[0])
 
     def _runs_by_faces(self, down: np.ndarray, beside: np.ndarray, pairs: np.ndarray) -> list[np.ndarray]:
         """The runs of up to ``run`` face-down boxes side by side (``pairs``) of which one lies
@@ -508,7 +506,7 @@ class RowEnds:
             return spots
         cloth = _cloth(image)
         # most spots past a row's end are cloth: out first, before the brightest quarters are weighed
-        off = np.flatnonzero(self._off_cloth(_middle_colours(image, spots, self.middle), cloth))
+        off = np.flatnonzero(_off_cloth(_middle_colours(image, spots, self.middle), cloth, self.face_lab))
         paper = _middle_colours(image, up[after[off]], self.middle, self.paper)  # the tile each spot lies past
         bright = _middle_colours(image, spots[off], self.middle, self.paper)
         faces = off[np.nan_to_num(np.linalg.norm(bright - paper, axis=1), nan=np.inf) < self.face_lab]
@@ -537,10 +535,6 @@ class RowEnds:
                 kept.append(k)
         return spots[free[kept]].reshape(-1, 4), second[free[kept]].astype(np.int64)
 
-    def _off_cloth(self, colours: np.ndarray, cloth: np.ndarray) -> np.ndarray:
-        """Which Lab ``colours`` lie 1.5 ``face_lab`` or more from the ``cloth``'s (NaN: not)."""
-        return np.asarray(np.nan_to_num(np.linalg.norm(colours - cloth, axis=1), nan=0.0) >= 1.5 * self.face_lab, bool)
-
     def _clothed(self, image: np.ndarray, spot: np.ndarray, cloth: np.ndarray) -> float:
         """The share of the ``spot``'s pixels within ``face_lab`` of the ``cloth``'s colour (1 off the picture)."""
         h, w = image.shape[:2]
@@ -563,6 +557,16 @@ def _beside(a: np.ndarray, b: np.ndarray, near: tuple[float, float], in_line: fl
     alike_sized = (np.abs(sa[:, None] - sb[None]) < alike * mean).all(-1)
     along = (d > near[0] * mean) & (d < near[1] * mean) & (d[..., ::-1] < in_line * mean[..., ::-1])
     return np.asarray(alike_sized[..., None] & along, bool)
+
+
+def _off_cloth(colours: np.ndarray, cloth: np.ndarray, face_lab: float) -> np.ndarray:
+    """Which (N, 3) Lab ``colours`` lie 1.5 ``face_lab`` or more from the ``cloth``'s: a tile's,
+    not the felt's (NaN, off the picture: not).
+
+    >>> _off_cloth(np.array([[200, 128, 128], [60, 100, 140], [np.nan] * 3]), np.array([60, 100, 140]), 25.0).tolist()
+    [True, False, False]
+    """
+    return np.asarray(np.nan_to_num(np.linalg.norm(colours - cloth, axis=1), nan=0.0) >= 1.5 * face_lab, bool)
 
 
 def _cloth(image: np.ndarray) -> np.ndarray:
