@@ -148,7 +148,8 @@ def fit_lines(pts: np.ndarray, *, tol: float, reach: float, min_size: int = 2) -
     Each round tries the line through every pair of neighbours (closer than ``reach``),
     keeps the one with the most points within ``tol`` of it, refines it by PCA, and
     takes its points out; a row is cut where consecutive points are farther apart
-    than ``reach``. Leftover points become rows of one.
+    than ``reach``, and a point so cut off alone is left for the next rounds. Leftover
+    points become rows of one.
 
     >>> pts = np.array([[0, 0], [10, 1], [20, 2], [30, 3], [5, 30], [15, 31], [25, 32.]])
     >>> [r.tolist() for r in fit_lines(pts, tol=4, reach=15)]
@@ -171,8 +172,13 @@ def fit_lines(pts: np.ndarray, *, tol: float, reach: float, min_size: int = 2) -
         if mask.sum() < min_size:
             mask, d = best, first
         chosen = remaining[mask]
-        taken = set(chosen.tolist())
-        for piece in _cut(pts, chosen, d, reach):
+        pieces = _cut(pts, chosen, d, reach)
+        # a point cut off alone, far along another row's line, stays free for a row of its
+        # own: a pung's last tile, a few pixels askew, lay on the line of the melds across
+        # the table and was lost to it (its pung cut in two, half taken for hand tiles)
+        kept = [p for p in pieces if len(p) >= min_size] or pieces
+        taken = {int(i) for p in kept for i in p}
+        for piece in kept:
             piece = _extend(pts, piece, d, remaining, taken, tol, reach)
             taken.update(piece.tolist())
             rows.append(piece)

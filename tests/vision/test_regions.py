@@ -182,6 +182,18 @@ def test_fit_lines_separates_touching_tilted_rows() -> None:
     assert sorted(map(len, rows)) == [11, 11] and set(rows[0]) in (set(range(11)), set(range(11, 22)))
 
 
+def test_fit_lines_leaves_a_point_cut_off_alone_for_its_own_row() -> None:
+    """A column's last point, a few pixels askew, lies on the line of a row far across the
+    table: cut off from that row, it is left for the column (Visayan North's 8p pung, its
+    third tile lost to the melds along the top, set style 5, seed 2, action 61)."""
+    row = np.array([[300.0, 0], [330, 0], [360, 0], [390, 0]])
+    column = np.array([[0.0, 100], [0, 70], [0, 40], [5, 10]])
+    rows = fit_lines(np.concatenate([row, column]), tol=12, reach=40)
+    assert sorted(r.tolist() for r in rows) == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    alone = fit_lines(np.array([[0.0, 0], [30, 0], [200, 0]]), tol=12, reach=40)
+    assert [r.tolist() for r in alone] == [[0, 1], [2]]
+
+
 def _best_line_afresh(sub: np.ndarray, tol: float, reach: float) -> np.ndarray | None:
     """The oracle: ``fit_lines``'s best line as it was found until stop 65, every pair of
     the points left and their distances worked out again each round."""
