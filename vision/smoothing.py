@@ -14,7 +14,9 @@ soon as it is confirmed elsewhere; and when another tile was laid where it lay
 the old flower's place), the track there, whose reads since then all name that
 other tile, is renamed at once instead of waiting until the new reads outvote
 the old name. A tile misread in place, or half hidden by a hand, is never renamed
-this way: that takes its own name showing up steadily somewhere else.
+this way: that takes its own name showing up steadily somewhere else. Nor does a
+tile long seen face up turn face down in place on a few face-down reads
+(``TileSmoother.turn_over``).
 
 >>> import numpy as np
 >>> from vision.detections import Detections
@@ -58,14 +60,32 @@ class Track:
     first_seen: float = 0.0  # time of the first sighting (for latency)
     confirmed_at: float = 0.0
     seeking: int = 0  # frames left to look for the place a newly confirmed tile moved from
+    up_reads: int = 0  # reads naming a face, in all
+    down_run: int = 0  # face-down reads in a row, up to the latest
+    turn_over: int = 0  # see ``TileSmoother.turn_over`` (0: the votes alone decide)
 
     def name(self) -> tuple[Tile, float]:
-        """The vote winner and its share of the (confidence-weighted) votes."""
+        """The vote winner and its share of the (confidence-weighted) votes; a face outvoted by
+        face-down reads where the tile was long seen face up and is not yet seen face down
+        ``turn_over`` times in a row (``TileSmoother.turn_over``).
+
+        >>> tr = Track(0, np.zeros(4), deque([(Tile.S9, .35)] * 3 + [(Tile.BACK, .29)] * 12),
+        ...            up_reads=40, down_run=12, turn_over=30)
+        >>> tile, share = tr.name()
+        >>> tile, round(share, 3)
+        (Tile.S9, 0.232)
+        >>> tr.down_run = 30
+        >>> tr.name()[0]
+        Tile.BACK
+        """
         tally: dict[Tile, float] = {}
         for tile, conf in self.votes:
             tally[tile] = tally.get(tile, 0.0) + max(conf, 1e-3)
+        total = sum(tally.values())
+        if self.up_reads >= self.turn_over > self.down_run and len(tally) > 1:
+            tally.pop(Tile.BACK, None)
         tile, weight = max(tally.items(), key=lambda kv: kv[1])
-        return tile, weight / sum(tally.values())
+        return tile, weight / total
 
     def runner_up(self, tile: Tile) -> tuple[Tile | None, float]:
         """The likeliest name but ``tile`` over the votes (each vote's own name where it is
@@ -104,6 +124,12 @@ class TileSmoother:
     votes: int = 15
     occluded: float = 0.3  # when this share of the steady tiles vanishes at once, misses don't count
     smoothing: float = 0.5  # weight of the new box in the running box
+    # a tile read face up this many times is taken as turned face down only after this many
+    # face-down reads in a row: no tile on a table turns over in place during a hand, but the
+    # detector's face flickers on a box astride two tiles. Visayan North's third 9s, its box
+    # half over the second, was read face down for 12 frames: named a back by the votes, it
+    # made her pung a concealed kang, heard as a sagása (set style 5, seed 2, action 63)
+    turn_over: int = 30
     tracks: list[Track] = field(default_factory=list)
     _next_id: int = 0
     frames: int = 0
@@ -182,7 +208,9 @@ class TileSmoother:
                 recent = max(1, self.appear)
                 new = Track(self._next_id, old.box.copy(), deque(list(old.votes)[-recent:], maxlen=self.votes),
                             deque(list(old.runner_ups)[-recent:], maxlen=self.votes), hits=old.hits,
-                            confirmed=True, first_seen=now, confirmed_at=now, seeking=self.votes)
+                            confirmed=True, first_seen=now, confirmed_at=now, seeking=self.votes,
+                            turn_over=self.turn_over)
+                new.up_reads = sum(t is not Tile.BACK for t, _ in new.votes)
                 self._next_id += 1
                 self.tracks[self.tracks.index(old)] = new
                 tr.seeking = 0
@@ -221,6 +249,8 @@ class TileSmoother:
         tr.runner_ups.append((item.runner_up, item.runner_up_confidence))
         tr.misses = 0
         tr.hits += 1
+        tr.down_run = tr.down_run + 1 if item.tile is Tile.BACK else 0
+        tr.up_reads += item.tile is not Tile.BACK
         if not tr.confirmed and tr.hits >= self.appear:
             tr.confirmed = True
             tr.confirmed_at = now
@@ -229,7 +259,9 @@ class TileSmoother:
         votes: deque[tuple[Tile, float]] = deque([(item.tile, item.confidence)], maxlen=self.votes)
         seconds: deque[tuple[Tile | None, float]] = deque([(item.runner_up, item.runner_up_confidence)],
                                                          maxlen=self.votes)
-        tr = Track(self._next_id, box.copy(), votes, seconds, first_seen=now)
+        up = item.tile is not Tile.BACK
+        tr = Track(self._next_id, box.copy(), votes, seconds, first_seen=now, up_reads=int(up),
+                   down_run=int(not up), turn_over=self.turn_over)
         if self.appear <= 1:
             tr.confirmed, tr.confirmed_at = True, now
         self._next_id += 1

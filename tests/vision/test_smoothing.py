@@ -36,6 +36,27 @@ def test_name_is_a_vote_over_recent_frames() -> None:
     assert out[0].confidence < 0.9  # the disagreement lowers the confidence
 
 
+def test_a_tile_long_face_up_is_turned_only_by_a_run_of_face_down_reads() -> None:
+    """The detector's face flickers on a box astride two tiles; no tile turns over in place."""
+    s = TileSmoother(appear=2, turn_over=30)
+    for _ in range(40):
+        s.update(frame((Tile.S9, 0.0, 0.0)))
+    for _ in range(12):  # read face down for 12 frames: outvoted, but not turned
+        out = s.update(frame((Tile.BACK, 0.0, 0.0)))
+    assert [i.tile for i in out] == [Tile.S9] and out[0].confidence < 0.5
+    for _ in range(18):  # face down 30 times in a row: turned
+        out = s.update(frame((Tile.BACK, 0.0, 0.0)))
+    assert [i.tile for i in out] == [Tile.BACK]
+    young = TileSmoother(appear=2, turn_over=30)  # a tile seen face up only a little while
+    for t in [Tile.S9] * 10 + [Tile.BACK] * 12:
+        out = young.update(frame((t, 0.0, 0.0)))
+    assert [i.tile for i in out] == [Tile.BACK]
+    votes_alone = TileSmoother(appear=2, turn_over=0)
+    for t in [Tile.S9] * 40 + [Tile.BACK] * 12:
+        out = votes_alone.update(frame((t, 0.0, 0.0)))
+    assert [i.tile for i in out] == [Tile.BACK]
+
+
 def test_a_hand_over_the_table_erases_nothing() -> None:
     s = TileSmoother(appear=2, disappear=3)
     for _ in range(3):
