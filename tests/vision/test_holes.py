@@ -366,9 +366,18 @@ def test_on_a_cloth_as_pale_as_the_tiles_no_blank_face_is_looked_for() -> None:
     assert len(UnboxedFaces()(image, boxes, boxes)) == 0
 
 
-def test_with_too_few_faces_to_go_by_no_blank_face_is_looked_for() -> None:
+def test_with_no_face_to_go_by_no_blank_face_is_looked_for() -> None:
     image, boxes, _ = lone_blank()
-    assert len(UnboxedFaces()(image, boxes[:2], boxes)) == 0
+    assert len(UnboxedFaces()(image, boxes[:0], boxes)) == 0
+
+
+def test_one_face_is_enough_to_go_by() -> None:
+    """A hand's first flowers: a Red dragon boxed and, laid before it, a blank White dragon
+    no box found (set style 12, seed 2, Filipino East's first two flowers)."""
+    image, boxes, blank = lone_blank()
+    found = UnboxedFaces()(image, boxes[:1], boxes)
+    assert len(found) == 1 and box_iou(found, blank[None])[0, 0] > 0.8
+    assert len(UnboxedFaces(least=3)(image, boxes[:1], boxes)) == 0
 
 
 @pytest.mark.parametrize("shift", [12, 20])
