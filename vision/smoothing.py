@@ -87,6 +87,11 @@ class Track:
         tile, weight = max(tally.items(), key=lambda kv: kv[1])
         return tile, weight / total
 
+    def count_face(self, tile: Tile) -> None:
+        """Count one read's face for ``name``: face up, or one more face down in a row."""
+        self.down_run = self.down_run + 1 if tile is Tile.BACK else 0
+        self.up_reads += tile is not Tile.BACK
+
     def runner_up(self, tile: Tile) -> tuple[Tile | None, float]:
         """The likeliest name but ``tile`` over the votes (each vote's own name where it is
         another, and its runner-up), and its mean confidence a vote; None, 0 if there is none.
@@ -210,7 +215,8 @@ class TileSmoother:
                             deque(list(old.runner_ups)[-recent:], maxlen=self.votes), hits=old.hits,
                             confirmed=True, first_seen=now, confirmed_at=now, seeking=self.votes,
                             turn_over=self.turn_over)
-                new.up_reads = sum(t is not Tile.BACK for t, _ in new.votes)
+                for t, _ in new.votes:
+                    new.count_face(t)
                 self._next_id += 1
                 self.tracks[self.tracks.index(old)] = new
                 tr.seeking = 0
@@ -249,8 +255,7 @@ class TileSmoother:
         tr.runner_ups.append((item.runner_up, item.runner_up_confidence))
         tr.misses = 0
         tr.hits += 1
-        tr.down_run = tr.down_run + 1 if item.tile is Tile.BACK else 0
-        tr.up_reads += item.tile is not Tile.BACK
+        tr.count_face(item.tile)
         if not tr.confirmed and tr.hits >= self.appear:
             tr.confirmed = True
             tr.confirmed_at = now
@@ -259,9 +264,8 @@ class TileSmoother:
         votes: deque[tuple[Tile, float]] = deque([(item.tile, item.confidence)], maxlen=self.votes)
         seconds: deque[tuple[Tile | None, float]] = deque([(item.runner_up, item.runner_up_confidence)],
                                                          maxlen=self.votes)
-        up = item.tile is not Tile.BACK
-        tr = Track(self._next_id, box.copy(), votes, seconds, first_seen=now, up_reads=int(up),
-                   down_run=int(not up), turn_over=self.turn_over)
+        tr = Track(self._next_id, box.copy(), votes, seconds, first_seen=now, turn_over=self.turn_over)
+        tr.count_face(item.tile)
         if self.appear <= 1:
             tr.confirmed, tr.confirmed_at = True, now
         self._next_id += 1
