@@ -157,6 +157,17 @@ class DownFaces:
     60 (57 White dragons), still no other box, whatever ``back_gap`` from 30 to 70 and
     ``run`` from 5 to 9.
 
+    Since stop 82 a face-down box with no face-down box beside it is also a face where its
+    paper's colour is one face's beside it, its twin (``_lone``): of one size within half
+    ``alike``, touching (centres ``twin_near`` tile sizes apart) along the shorter side of
+    both. A flower row's second tile is laid beside its first (Filipino West's blank White
+    dragon, boxed face down beside her East wind for 12 frames, was heard after the West
+    wind laid beyond it, set style 12, seed 1, action 14); the backs' colour tells nothing
+    there, as the walls' and standing hands' tops are the paper's white in that set. The
+    standing hands' tiles the detector boxed alone beside a face lie by their long side or
+    are of another size: on the 272 tables, along the face-down box's shorter side 4 were
+    turned, along both boxes' 2, and as the face's twin none; the faces turned as before.
+
     >>> image = np.full((60, 200, 3), (40, 120, 40), np.uint8)  # green felt
     >>> image[10:50, 20:110] = (220, 235, 240)  # three ivory tiles in a row, the last boxed face down
     >>> up, down = np.array([[20, 10, 50, 50], [50, 10, 80, 50]], np.float32), np.array([[80, 10, 110, 50]], np.float32)
@@ -176,6 +187,7 @@ class DownFaces:
     run: int = 5  # a run of up to this many face-down boxes beside faces may be a meld's faces
     back_gap: float = 50.0  # a face lies this far (Lab) from the backs' colour
     backs_seen: int = 24  # face-down boxes whose colour says the backs'
+    twin_near: tuple[float, float] = (0.8, 1.25)  # a lone face-down box's face touches it
 
     def __post_init__(self) -> None:
         _lab(np.zeros((1, 3), np.float32))  # OpenCV's Lab tables, built here (``RowHoles``)
@@ -193,7 +205,8 @@ class DownFaces:
                 for i in np.flatnonzero(beside.any((1, 2)))]
         rows = [(i, nb) for i, nb in rows if len(nb)]
         runs = self._runs_by_faces(down, beside, pairs)
-        if not rows and not runs:
+        lone = self._lone(down, up, _beside(down, up, self.twin_near, self.in_line, self.alike / 2), pairs)
+        if not rows and not runs and not lone:
             return faces
         paper = _middle_colours(image, up, self.middle, self.paper)
         cloth = _cloth(image)
@@ -204,7 +217,21 @@ class DownFaces:
                 faces[i] = self._face_coloured(lab[k], paper[nb], cloth)
         if runs:
             faces |= self._pale_runs(image, down, runs, beside, paper, cloth)
+        if lone:
+            lab = _middle_colours(image, down[list(lone)], self.middle)
+            for k, (box, twins) in enumerate(lone.items()):  # whole middles, as ``_pale_runs``
+                faces[box] |= self._face_coloured(lab[k], paper[twins], cloth)
         return faces
+
+    @staticmethod
+    def _lone(down: np.ndarray, up: np.ndarray, beside: np.ndarray, pairs: np.ndarray) -> dict[int, np.ndarray]:
+        """The face-down boxes with no face-down box beside them that lie beside a face-up
+        box in a row along the shorter side of both (a row's tiles touch by their long sides;
+        a standing hand's tile lies below a meld's, or beside a flower column, otherwise),
+        each with those faces."""
+        along = beside & _short_along(down)[:, None, :] & _short_along(up)[None]
+        alone = ~np.asarray(pairs.any((1, 2)), bool)
+        return {int(i): np.flatnonzero(along[i].any(1)) for i in np.flatnonzero(along.any((1, 2)) & alone)}
 
     def _face_coloured(self, colour: np.ndarray, papers: np.ndarray, cloth: np.ndarray) -> bool:
         """Whether a box's ``colour`` lies within ``face_lab`` of one of ``papers`` and 1.5
@@ -560,6 +587,12 @@ def _beside(a: np.ndarray, b: np.ndarray, near: tuple[float, float], in_line: fl
     alike_sized = (np.abs(sa[:, None] - sb[None]) < alike * mean).all(-1)
     along = (d > near[0] * mean) & (d < near[1] * mean) & (d[..., ::-1] < in_line * mean[..., ::-1])
     return np.asarray(alike_sized[..., None] & along, bool)
+
+
+def _short_along(boxes: np.ndarray) -> np.ndarray:
+    """(N, axis): whether each box is no longer along that axis (0: x) than across it."""
+    size = boxes[:, 2:] - boxes[:, :2]
+    return np.stack([size[:, 0] <= size[:, 1], size[:, 1] <= size[:, 0]], 1)
 
 
 def _off_cloth(colours: np.ndarray, cloth: np.ndarray, face_lab: float) -> np.ndarray:

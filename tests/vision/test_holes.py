@@ -285,10 +285,55 @@ def test_a_pale_box_face_down_across_a_row_of_faces_is_no_face() -> None:
     assert DownFaces()(image, boxes, below[None]).tolist() == [False]
 
 
-def test_a_pale_box_face_down_beside_one_face_alone_is_no_face() -> None:
-    """One face and a face-down box make no row: nothing tells which way it runs."""
-    image, boxes = row(2)
-    assert DownFaces()(image, boxes[:1], boxes[1:]).tolist() == [False]
+@pytest.mark.parametrize("vertical", [False, True])
+def test_a_blank_face_boxed_face_down_beside_one_face_by_its_short_side_is_a_face(vertical: bool) -> None:
+    """A flower row's first face and a blank White dragon laid beside it, boxed face down
+    (Filipino West, set style 12, seed 1, action 14): the two touch by their long sides."""
+    image, boxes = row(2, vertical)
+    assert DownFaces()(image, boxes[:1], boxes[1:]).tolist() == [True]
+
+
+def test_a_pale_box_face_down_below_one_face_by_its_long_side_is_no_face() -> None:
+    """A standing hand's tile boxed alone below a meld's tile: in line, but no row."""
+    image, boxes = row(1)
+    below = boxes[0] + np.float32([0, 40, 0, 40])
+    paint(image, below, IVORY)
+    assert DownFaces()(image, boxes, below[None]).tolist() == [False]
+
+
+@pytest.mark.parametrize("other", ["wider", "apart", "beside a back"])
+def test_a_pale_box_face_down_beside_one_face_but_not_its_twin_is_no_face(other: str) -> None:
+    """A standing hand's tile beside a flower column's face (more than a sixth wider), one
+    a gap away, or one with a face-down box beside it: no tile of that row."""
+    image, boxes = row(3)
+    down = boxes[1:2].copy()
+    if other == "wider":
+        down[0, 2] += 8
+    elif other == "apart":
+        down[0, [0, 2]] += 12
+    paint(image, down[0], IVORY)
+    ups = boxes[:1]
+    downs = np.concatenate([down, boxes[2:]]) if other == "beside a back" else down
+    if other == "beside a back":
+        paint(image, boxes[2], BLUE)
+    assert not DownFaces()(image, ups, downs)[0]
+
+
+@pytest.mark.parametrize("style", [5, 12])
+def test_a_white_dragon_flower_boxed_face_down_beside_one_face_on_a_rendered_table_is_a_face(style: int) -> None:
+    """West's first flower and a White dragon laid beside it, the White dragon boxed face
+    down, as are the walls' and the standing hands' tiles (their tops the paper's white in
+    set style 12, so the backs' colour tells nothing there)."""
+    script = [Step("discard", seat, (tile,)) for seat, tile in
+              zip(Seat, [Tile.M3, Tile.P7, Tile.S5, Tile.M9], strict=True)]
+    script += [Step("flower", Seat.WEST, (Tile.parse(code),)) for code in ("1z", "5z")]
+    image, labels = ScriptedTable(script, size=(1920, 1080), style=style).picture(len(script))
+    white = [lab for lab in labels if lab.get("code") == str(Tile.WHITE) and lab["region"] == "flower"]
+    up = np.array([lab["box"] for lab in labels if lab.get("face") == "up" and lab not in white], np.float32)
+    backs = [lab["box"] for lab in labels if lab.get("face") != "up"]
+    faces = DownFaces()(image, up, np.array([lab["box"] for lab in white] + backs, np.float32))
+    assert faces.tolist() == [True] + [False] * len(backs)
+    assert not DownFaces(twin_near=(0.0, 0.0))(image, up, np.array([lab["box"] for lab in white] + backs, np.float32)).any()
 
 
 def test_on_a_cloth_as_pale_as_the_tiles_no_face_down_box_is_a_face() -> None:
