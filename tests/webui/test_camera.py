@@ -123,7 +123,9 @@ def test_a_video_file_read_by_the_shipped_models_gives_the_table_s_events(tmp_pa
         writer.write(f.image)
     writer.release()
     got = list(CameraSource(str(video)).updates(threading.Event()))
-    assert len(got) == table.frame_count and all(u.frame is not None for u in got)
+    # the file is paced as a camera is: a machine too busy to keep up drops frames (each
+    # discard lies 4 frames), as a live camera's would, and the events must come all the same
+    assert table.frame_count // 2 <= len(got) <= table.frame_count and all(u.frame is not None for u in got)
     assert not any("not available" in u.status for u in got)
     assert max(len(u.tiles) for u in got) >= 100  # the walls, hands and pools in view
     assert [e for u in got for e in u.events] == [
