@@ -205,7 +205,7 @@ class DownFaces:
                 for i in np.flatnonzero(beside.any((1, 2)))]
         rows = [(i, nb) for i, nb in rows if len(nb)]
         runs = self._runs_by_faces(down, beside, pairs)
-        lone = self._lone(down, up, _beside(down, up, self.twin_near, self.in_line, self.alike / 2), pairs)
+        lone = self._lone(down, up, beside, pairs)
         if not rows and not runs and not lone:
             return faces
         paper = _middle_colours(image, up, self.middle, self.paper)
@@ -223,15 +223,18 @@ class DownFaces:
                 faces[box] |= self._face_coloured(lab[k], paper[twins], cloth)
         return faces
 
-    @staticmethod
-    def _lone(down: np.ndarray, up: np.ndarray, beside: np.ndarray, pairs: np.ndarray) -> dict[int, np.ndarray]:
-        """The face-down boxes with no face-down box beside them that lie beside a face-up
-        box in a row along the shorter side of both (a row's tiles touch by their long sides;
-        a standing hand's tile lies below a meld's, or beside a flower column, otherwise),
-        each with those faces."""
-        along = beside & _short_along(down)[:, None, :] & _short_along(up)[None]
-        alone = ~np.asarray(pairs.any((1, 2)), bool)
-        return {int(i): np.flatnonzero(along[i].any(1)) for i in np.flatnonzero(along.any((1, 2)) & alone)}
+    def _lone(self, down: np.ndarray, up: np.ndarray, beside: np.ndarray, pairs: np.ndarray) -> dict[int, np.ndarray]:
+        """The face-down boxes with no face-down box beside them that have a face-up twin
+        beside them (``beside``, narrowed to half ``alike`` and ``twin_near``), in a row along
+        the shorter side of both (a row's tiles touch by their long sides; a standing hand's
+        tile lies below a meld's, or beside a flower column, otherwise), each with its twins.
+        Only the few such boxes with a face beside them are measured again, on every frame."""
+        cand = np.flatnonzero(np.asarray(beside.any((1, 2)), bool) & ~np.asarray(pairs.any((1, 2)), bool))
+        if not len(cand):
+            return {}
+        twins = _beside(down[cand], up, self.twin_near, self.in_line, self.alike / 2)
+        along = twins & _short_along(down[cand])[:, None, :] & _short_along(up)[None]
+        return {int(i): np.flatnonzero(a.any(1)) for i, a in zip(cand, along, strict=True) if a.any()}
 
     def _face_coloured(self, colour: np.ndarray, papers: np.ndarray, cloth: np.ndarray) -> bool:
         """Whether a box's ``colour`` lies within ``face_lab`` of one of ``papers`` and 1.5
