@@ -168,6 +168,13 @@ class DownFaces:
     are of another size: on the 272 tables, along the face-down box's shorter side 4 were
     turned, along both boxes' 2, and as the face's twin none; the faces turned as before.
 
+    Since stop 83 a run of 2 to ``run`` such twins with a face-up twin at each end is faces
+    too (``_twin_runs``): Filipino West's two White dragon flowers side by side, both boxed
+    face down between her Plum and her West wind (set style 12, seed 3, action 49), her
+    standing hand just across the row; the standing hand's boxes, beside the run across it,
+    had made it a run too long to weigh. On the 272 tables it turned 2 more White dragons (62
+    in all, 59 White dragons) and no other box.
+
     >>> image = np.full((60, 200, 3), (40, 120, 40), np.uint8)  # green felt
     >>> image[10:50, 20:110] = (220, 235, 240)  # three ivory tiles in a row, the last boxed face down
     >>> up, down = np.array([[20, 10, 50, 50], [50, 10, 80, 50]], np.float32), np.array([[80, 10, 110, 50]], np.float32)
@@ -206,6 +213,7 @@ class DownFaces:
         rows = [(i, nb) for i, nb in rows if len(nb)]
         runs = self._runs_by_faces(down, beside, pairs)
         lone = self._lone(down, up, beside, pairs)
+        lone.update(self._twin_runs(down, up, beside, pairs))
         if not rows and not runs and not lone:
             return faces
         paper = _middle_colours(image, up, self.middle, self.paper)
@@ -236,6 +244,30 @@ class DownFaces:
         along = twins & _short_along(down[cand])[:, None, :] & _short_along(up)[None]
         return {int(i): np.flatnonzero(a.any(1)) for i, a in zip(cand, along, strict=True) if a.any()}
 
+    def _twin_runs(self, down: np.ndarray, up: np.ndarray, beside: np.ndarray, pairs: np.ndarray) -> dict[int, np.ndarray]:
+        """The face-down boxes of a run of 2 to ``run`` twins (one size within half ``alike``,
+        each touching the next, centres ``twin_near`` tile sizes apart, along the shorter side
+        of all) with a face-up twin at each end, and no other face-down box beside the run
+        along it: blank faces laid together in a row, each with the faces at its ends. A
+        standing hand lying just across the row does not count (``_lone`` wants none there);
+        a face at one end only is no sign (a wall's or a standing hand's end beside a face)."""
+        cand = np.flatnonzero((np.asarray(beside.any(1), bool) & np.asarray(pairs.any(1), bool)).any(1))
+        if not len(cand):
+            return {}
+        short_down, short_up = _short_along(down), _short_along(up)
+        twins = _beside(down, down, self.twin_near, self.in_line, self.alike / 2) & short_down[:, None] & short_down[None]
+        faces = _beside(down, up, self.twin_near, self.in_line, self.alike / 2) & short_down[:, None] & short_up[None]
+        found: dict[int, np.ndarray] = {}
+        for axis in (0, 1):
+            for run in _runs(twins[..., axis], cand, self.run):
+                ends = np.flatnonzero(faces[run, :, axis].any(0))
+                at = (up[ends, axis] + up[ends, axis + 2]) / 2  # the faces' centres along the row
+                mid = (down[run, axis] + down[run, axis + 2]) / 2
+                others = pairs[run, :, axis].any(0) & ~np.isin(np.arange(len(down)), run)
+                if len(at) and at.min() < mid.min() and at.max() > mid.max() and not others.any():
+                    found.update({int(i): ends for i in run})
+        return found
+
     def _face_coloured(self, colour: np.ndarray, papers: np.ndarray, cloth: np.ndarray) -> bool:
         """Whether a box's ``colour`` lies within ``face_lab`` of one of ``papers`` and 1.5
         times that from the ``cloth``."""
@@ -246,22 +278,8 @@ class DownFaces:
         """The runs of up to ``run`` face-down boxes side by side (``pairs``) of which one lies
         in line with a face-up tile beside it (``beside``), along the run: a meld's tiles, or
         a concealed kang's backs; a wall or a standing hand runs longer."""
-        linked = np.asarray(pairs.any(2), bool)
-        seen = np.zeros(len(down), bool)
-        out = []
         along = np.asarray(beside.any(1), bool) & np.asarray(pairs.any(1), bool)  # (down, axis)
-        for i in np.flatnonzero(along.any(1)):
-            if seen[i]:
-                continue
-            run, grow = {int(i)}, [int(i)]
-            while grow and len(run) <= self.run:
-                grow = [int(j) for k in grow for j in np.flatnonzero(linked[k]) if int(j) not in run]
-                run.update(grow)
-            members = np.array(sorted(run), np.int64)
-            seen[members] = True
-            if len(members) <= self.run:
-                out.append(members)
-        return out
+        return _runs(np.asarray(pairs.any(2), bool), np.flatnonzero(along.any(1)), self.run)
 
     def _pale_runs(self, image: np.ndarray, down: np.ndarray, runs: list[np.ndarray], beside: np.ndarray,
                    paper: np.ndarray, cloth: np.ndarray) -> np.ndarray:
@@ -590,6 +608,29 @@ def _beside(a: np.ndarray, b: np.ndarray, near: tuple[float, float], in_line: fl
     alike_sized = (np.abs(sa[:, None] - sb[None]) < alike * mean).all(-1)
     along = (d > near[0] * mean) & (d < near[1] * mean) & (d[..., ::-1] < in_line * mean[..., ::-1])
     return np.asarray(alike_sized[..., None] & along, bool)
+
+
+def _runs(linked: np.ndarray, starts: np.ndarray, most: int) -> list[np.ndarray]:
+    """The runs of 2 to ``most`` boxes joined by ``linked`` (a square boolean matrix) through
+    any of ``starts``, each once.
+
+    >>> linked = np.zeros((5, 5), bool); linked[0, 1] = linked[1, 0] = linked[2, 3] = linked[3, 2] = True
+    >>> [r.tolist() for r in _runs(linked, np.arange(5), 3)]
+    [[0, 1], [2, 3]]
+    """
+    seen: set[int] = set()
+    out = []
+    for i in starts:
+        if int(i) in seen:
+            continue
+        run, grow = {int(i)}, [int(i)]
+        while grow and len(run) <= most:
+            grow = [int(j) for k in grow for j in np.flatnonzero(linked[k]) if int(j) not in run]
+            run.update(grow)
+        seen |= run
+        if 2 <= len(run) <= most:
+            out.append(np.array(sorted(run), np.int64))
+    return out
 
 
 def _short_along(boxes: np.ndarray) -> np.ndarray:

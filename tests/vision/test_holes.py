@@ -336,6 +336,58 @@ def test_a_white_dragon_flower_boxed_face_down_beside_one_face_on_a_rendered_tab
     assert not DownFaces(twin_near=(0.0, 0.0))(image, up, np.array([lab["box"] for lab in white] + backs, np.float32)).any()
 
 
+@pytest.mark.parametrize("vertical", [False, True])
+@pytest.mark.parametrize("hand_across", [False, True])
+def test_two_blank_faces_boxed_face_down_between_two_faces_are_faces(vertical: bool, hand_across: bool) -> None:
+    """Filipino West's second White dragon flower, laid beside her first, and both boxed face
+    down until the West wind laid beyond them was heard before them (set style 12, seed 3,
+    action 49): the standing hand just across the row is a row of pale boxes face down too."""
+    image, boxes = row(4, vertical)
+    downs = boxes[1:3]
+    if hand_across:
+        step = np.float32([40, 0, 40, 0] if vertical else [0, 40, 0, 40])
+        hand = np.array([box + step for box in row(8, vertical)[1]], np.float32)
+        for box in hand:
+            paint(image, box, IVORY)
+        downs = np.concatenate([downs, hand])
+    faces = DownFaces()(image, boxes[[0, 3]], downs)
+    assert faces.tolist() == [True, True] + [False] * (len(downs) - 2)
+
+
+@pytest.mark.parametrize("other", ["backs", "one face", "wider", "six"])
+def test_boxes_face_down_between_two_faces_but_not_blank_twins_are_no_faces(other: str) -> None:
+    """A concealed kang's two backs laid between its faces are the backs' colour; two pale
+    boxes with a face on one side only, or with one of another size, or six pale boxes (a
+    standing hand), are no row of faces."""
+    image, boxes = row(8 if other == "six" else 4)
+    ups, downs = boxes[[0, -1]], boxes[1:-1].copy()
+    if other == "backs":
+        for box in downs:
+            paint(image, box, BLUE)
+    elif other == "one face":
+        ups = boxes[:1]
+    elif other == "wider":
+        downs[1, 2] += 8
+    assert not DownFaces()(image, ups, downs).any()
+
+
+@pytest.mark.parametrize("style", [5, 12])
+def test_two_white_dragon_flowers_boxed_face_down_between_two_faces_on_a_rendered_table(style: int) -> None:
+    """West's flower row: an East wind, two White dragons and a West wind, the White dragons
+    boxed face down, as are the walls' and the standing hands' tiles (in set style 12 their
+    tops the paper's white). On the renderer's own boxes the look at runs turns the two
+    already; what this guards is that no wall's or hand's box turns with them."""
+    script = [Step("discard", seat, (tile,)) for seat, tile in
+              zip(Seat, [Tile.M3, Tile.P7, Tile.S5, Tile.M9], strict=True)]
+    script += [Step("flower", Seat.WEST, (Tile.parse(code),)) for code in ("1z", "5z", "5z", "3z")]
+    image, labels = ScriptedTable(script, size=(1920, 1080), style=style).picture(len(script))
+    white = [lab for lab in labels if lab.get("code") == str(Tile.WHITE) and lab["region"] == "flower"]
+    up = np.array([lab["box"] for lab in labels if lab.get("face") == "up" and lab not in white], np.float32)
+    backs = [lab["box"] for lab in labels if lab.get("face") != "up"]
+    faces = DownFaces()(image, up, np.array([lab["box"] for lab in white] + backs, np.float32))
+    assert faces.tolist() == [True, True] + [False] * len(backs)
+
+
 def test_on_a_cloth_as_pale_as_the_tiles_no_face_down_box_is_a_face() -> None:
     image, boxes = row(4, cloth=(225, 232, 238))
     assert DownFaces()(image, boxes[:3], boxes[[3]]).tolist() == [False]
