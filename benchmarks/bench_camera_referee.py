@@ -187,8 +187,7 @@ def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
             setattr(reader, name, value)
         return reader
 
-    # after the served reader and it with the photos' flower look, each reader takes one more
-    # look away than the one before it
+    # each reader takes one more look away than the one before it
     one_cut = {"ends": None, "margins": (CROP_MARGIN,)}
     before_77 = {**one_cut, "down_faces": None, "unboxed": None,
                  "holes": RowHoles(gap=(1.75, 2.4))}  # holes between tiles 1.75 tiles apart or more
@@ -196,9 +195,7 @@ def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
     before_73 = {**before_75, "holes": None}
     as_cut = {**before_73, "stand_up": False}
     bare = shipped_classifier(flower_look=None, number_look=None)
-    looked_as_photos = shipped_classifier(number_look=None)  # the flower look as until stop 83
     return {"served": as_served,
-            "the flower look as photos read it": lambda: as_served(classify=looked_as_photos),
             "no row-end look": lambda: as_served(ends=None),
             "each tile cut one way": lambda: as_served(**one_cut),
             "no unboxed or face-down look": lambda: as_served(**before_77),

@@ -362,13 +362,12 @@ class TileClassifier:
                   crops: Sequence[np.ndarray], probs: np.ndarray) -> None:
         """Split, in place, the probability on ``look``'s tiles (this classifier's columns
         ``cols``) of each crop named with less than ``sure`` that has at least ``start`` there
-        (at most ``most`` crops, the least sure first) partly by ``look``'s reading (``say``),
-        averaged over its ``turns``."""
+        (at most ``most`` crops, the least sure first) partly by ``look``'s reading (``say``)."""
         mass = probs[:, cols].sum(1)
         asked = _least_sure(probs, np.flatnonzero(mass >= start), self.sure, most)
         if not len(asked):
             return
-        [seen] = look._over_turns(look.preprocess([crops[i] for i in asked.tolist()]), look.turns)
+        [seen] = look._over_turns(look.preprocess([crops[i] for i in asked.tolist()]), (0,))
         part = probs[np.ix_(asked, cols)]
         probs[np.ix_(asked, cols)] = (1 - say) * part + say * mass[asked, None] * seen
 

@@ -117,8 +117,6 @@ def default_reader(calibration: str | None = None, live: bool = False) -> Reader
     from vision.pieces import TilePieces
     from vision.reader import (
         LIVE_BALANCE,
-        LIVE_FLOWER_SAY,
-        LIVE_FLOWER_TURNS,
         LIVE_MARGINS,
         TileReader,
         VideoReader,
@@ -129,11 +127,8 @@ def default_reader(calibration: str | None = None, live: bool = False) -> Reader
     # rendered tables at 1080p, 183 of 256 named right with it against 142 without (222 with
     # the crops of tiles lying across turned upright too: ``VideoReader.stand_up``; models/README.md,
     # "Live video: the flower look, and tiles lying across turned upright"). Without the number
-    # look: on top of both, it named 3 more of 3,356 tiles. Since stop 83 the look reads each
-    # crop both ways up and has the whole say among the flowers: 229 -> 242 of those 256
-    live_classifier = shipped_classifier(number_look=None, flower_say=LIVE_FLOWER_SAY,
-                                         flower_turns=LIVE_FLOWER_TURNS) if live else None
-    reader = TileReader(classifier=live_classifier)
+    # look: on top of both, it named 3 more of 3,356 tiles
+    reader = TileReader(classifier=shipped_classifier(number_look=None) if live else None)
     classify: Any = reader.classifier
     if calibration is not None:
         from vision.calibrate import CalibratedReader, load_set

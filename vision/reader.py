@@ -17,7 +17,6 @@ from engine.tiles import Tile
 from vision.balance import DEFAULT_BALANCE, FaceBalance, balanced
 from vision.classifier import (
     CROP_MARGIN,
-    FLOWER_SAY,
     NUMBER_MOST,
     ONE_IN_A_SET,
     SECOND_MOST,
@@ -84,15 +83,6 @@ LIVE_BALANCE = FaceBalance(least=0.1)
 # 3,211, and the demo video's West 2m, boxed short of its second stroke, stopped reading as 1m
 # (models/HISTORY.md, stop 78).
 LIVE_MARGINS = (CROP_MARGIN, 0.15)
-# Live video's flower look reads each crop as cut and turned half round (a seat's tiles across
-# the table stand upside down; photos' rows are turned upright first), and has the whole say
-# in the split of a crop's flower probability among the eight (photos: ``FLOWER_SAY``). Chosen
-# on flower crops cut from 100 rendered tables as live video cuts them (``vision.training.
-# table_crops``, seed 1083): 3,688 of 4,260 named right as photos read them, 3,893 so; on the
-# last tables of 40 held-out hands (``bench_camera_referee.py --tiles``) 229 -> 242 of 256
-# flowers, every other tile as before (models/HISTORY.md, stop 83).
-LIVE_FLOWER_TURNS = (0, 2)
-LIVE_FLOWER_SAY = 1.0
 # A photo turned level, the 2x3 matrix that took it there, the tiles found in it, and for
 # each tile found in the photo the index of the one found levelled that matches it (or -1):
 # ``TileReader.level_pass``.
@@ -108,8 +98,6 @@ def shipped_classifier(
     number_look: str | Path | None = NUMBER_LOOK_PATH,
     number_most: int = NUMBER_MOST,
     deblurred_most: int = 0,
-    flower_say: float = FLOWER_SAY,
-    flower_turns: tuple[int, ...] = (0,),
 ) -> TileClassifier:
     """The classifier at ``path`` (default: the shipped one) with a second look at the crops
     it is unsure of by the classifier at ``second_look`` (None: no second look), at most
@@ -120,15 +108,12 @@ def shipped_classifier(
     the crops likely to be one (None: none); ``number_look``: then the classifier of the tiles
     told apart by a numeral, at most ``number_most`` crops a call (None: none); and, where
     the crops look smeared, the deblurred look at most ``deblurred_most`` (0, as served: none;
-    ``DEBLURRED_MOST`` is the bound it was measured with). ``flower_say``: the flower look's
-    share of the split among the flowers; ``flower_turns``: the quarter turns it reads each
-    crop at, averaged."""
+    ``DEBLURRED_MOST`` is the bound it was measured with)."""
     second = TileClassifier(second_look, turns=(0,), trim=0) if second_look is not None else None
-    flowers = TileClassifier(flower_look, turns=flower_turns, trim=0) if flower_look is not None else None
+    flowers = TileClassifier(flower_look, turns=(0,), trim=0) if flower_look is not None else None
     numbers = TileClassifier(number_look, turns=(0,), trim=0) if number_look is not None else None
     clf = TileClassifier(path or CLASSIFIER_PATH, second=second, second_most=second_most, flowers=flowers,
-                         numbers=numbers, number_most=number_most, deblurred_most=deblurred_most,
-                         flower_say=flower_say)
+                         numbers=numbers, number_most=number_most, deblurred_most=deblurred_most)
     if way_up is not None and clf.has_features:
         probe = WayUp.load(way_up)
         clf.way_up = probe if probe.key == clf.key else None

@@ -244,29 +244,6 @@ def test_the_flower_look_splits_only_the_flower_share_of_likely_flowers() -> Non
                                .probabilities(crops)[sure], surely.probabilities(crops)[sure], atol=1e-6)
 
 
-def test_a_flower_look_read_both_ways_up_with_the_whole_say_splits_a_flower_alike_upside_down() -> None:
-    """Live video's flower look (``LIVE_FLOWER_TURNS``, ``LIVE_FLOWER_SAY``): a flower laid
-    across the table stands upside down in its crop, and is split among the eight just as it
-    would be the right way up; the split is the look's reading over both turns."""
-    from vision.classifier import TileClassifier
-    from vision.reader import FLOWER_LOOK_PATH, LIVE_FLOWER_SAY, LIVE_FLOWER_TURNS
-
-    crops = _all_face_up_crops()
-    flowers = TileClassifier(FLOWER_LOOK_PATH, turns=LIVE_FLOWER_TURNS, trim=0)
-    reader = TileClassifier(CLASSIFIER_PATH, sure=1.01, flowers=flowers, flower_from=0.3, flower_say=LIVE_FLOWER_SAY)
-    cols = np.array([int(np.flatnonzero(reader.codes == code)[0]) for code in flowers.codes])
-    upright = reader.probabilities(crops)
-    turned = reader.probabilities([np.ascontiguousarray(np.rot90(c, 2)) for c in crops])
-    mass, mass_turned = upright[:, cols].sum(1), turned[:, cols].sum(1)
-    asked = (mass >= 0.3) & (mass_turned >= 0.3)
-    assert asked.any()
-    np.testing.assert_allclose(upright[asked][:, cols] / mass[asked, None],
-                               turned[asked][:, cols] / mass_turned[asked, None], atol=1e-4)
-    both = [c for c, a in zip(crops, asked, strict=True) if a]
-    [seen] = flowers._over_turns(flowers.preprocess(both), (0, 2))
-    np.testing.assert_allclose(upright[asked][:, cols], mass[asked, None] * seen, atol=1e-5)
-
-
 def test_the_number_look_splits_its_share_of_the_least_sure_crops_after_the_flower_look() -> None:
     from vision.classifier import TileClassifier
     from vision.reader import FLOWER_LOOK_PATH, NUMBER_LOOK_PATH, SECOND_LOOK_PATH
