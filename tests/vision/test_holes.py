@@ -265,16 +265,23 @@ def test_two_white_dragon_flowers_boxed_face_down_on_a_rendered_table_are_faces(
     """South's flower column on a rendered table (blue backs, red backs): a Spring, two White
     dragons and a Summer, the White dragons boxed face down, as are the walls' and the
     standing hands' tiles. The two are faces; no back is."""
-    script = [Step("discard", seat, (tile,)) for seat, tile in
-              zip(Seat, [Tile.M3, Tile.P7, Tile.S5, Tile.M9], strict=True)]
-    script += [Step("flower", Seat.SOUTH, (Tile.parse(code),)) for code in ("5f", "5z", "5z", "6f")]
+    image, up, down, backs = flower_row_boxed_down(Seat.SOUTH, ("5f", "5z", "5z", "6f"), style)
+    assert DownFaces()(image, up, down).tolist() == [True, True] + [False] * backs
+    assert not DownFaces(run=0)(image, up, down).any()
+
+
+def flower_row_boxed_down(seat: Seat, codes: tuple[str, ...], style: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """A rendered table, a discard at each seat and ``seat``'s flower row of ``codes``, its
+    White dragons boxed face down as the detector boxes them now and then: the picture, the
+    face-up boxes, the face-down boxes (the White dragons first, then the walls' and standing
+    hands' tiles) and how many of those backs there are."""
+    script = [Step("discard", s, (tile,)) for s, tile in zip(Seat, [Tile.M3, Tile.P7, Tile.S5, Tile.M9], strict=True)]
+    script += [Step("flower", seat, (Tile.parse(code),)) for code in codes]
     image, labels = ScriptedTable(script, size=(1920, 1080), style=style).picture(len(script))
     white = [lab for lab in labels if lab.get("code") == str(Tile.WHITE) and lab["region"] == "flower"]
     up = np.array([lab["box"] for lab in labels if lab.get("face") == "up" and lab not in white], np.float32)
     backs = [lab["box"] for lab in labels if lab.get("face") != "up"]
-    faces = DownFaces()(image, up, np.array([lab["box"] for lab in white] + backs, np.float32))
-    assert faces.tolist() == [True, True] + [False] * len(backs)
-    assert not DownFaces(run=0)(image, up, np.array([lab["box"] for lab in white] + backs, np.float32)).any()
+    return image, up, np.array([lab["box"] for lab in white] + backs, np.float32), len(backs)
 
 
 def test_a_pale_box_face_down_across_a_row_of_faces_is_no_face() -> None:
@@ -377,15 +384,8 @@ def test_two_white_dragon_flowers_boxed_face_down_between_two_faces_on_a_rendere
     boxed face down, as are the walls' and the standing hands' tiles (in set style 12 their
     tops the paper's white). On the renderer's own boxes the look at runs turns the two
     already; what this guards is that no wall's or hand's box turns with them."""
-    script = [Step("discard", seat, (tile,)) for seat, tile in
-              zip(Seat, [Tile.M3, Tile.P7, Tile.S5, Tile.M9], strict=True)]
-    script += [Step("flower", Seat.WEST, (Tile.parse(code),)) for code in ("1z", "5z", "5z", "3z")]
-    image, labels = ScriptedTable(script, size=(1920, 1080), style=style).picture(len(script))
-    white = [lab for lab in labels if lab.get("code") == str(Tile.WHITE) and lab["region"] == "flower"]
-    up = np.array([lab["box"] for lab in labels if lab.get("face") == "up" and lab not in white], np.float32)
-    backs = [lab["box"] for lab in labels if lab.get("face") != "up"]
-    faces = DownFaces()(image, up, np.array([lab["box"] for lab in white] + backs, np.float32))
-    assert faces.tolist() == [True, True] + [False] * len(backs)
+    image, up, down, backs = flower_row_boxed_down(Seat.WEST, ("1z", "5z", "5z", "3z"), style)
+    assert DownFaces()(image, up, down).tolist() == [True, True] + [False] * backs
 
 
 def test_on_a_cloth_as_pale_as_the_tiles_no_face_down_box_is_a_face() -> None:
