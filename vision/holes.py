@@ -212,9 +212,8 @@ class DownFaces:
                 for i in np.flatnonzero(beside.any((1, 2)))]
         rows = [(i, nb) for i, nb in rows if len(nb)]
         runs = self._runs_by_faces(down, beside, pairs)
-        lone = self._lone(down, up, beside, pairs)
-        lone.update(self._twin_runs(down, up, beside, pairs))
-        if not rows and not runs and not lone:
+        twinned = {**self._lone(down, up, beside, pairs), **self._twin_runs(down, up, beside, pairs)}
+        if not rows and not runs and not twinned:
             return faces
         paper = _middle_colours(image, up, self.middle, self.paper)
         cloth = _cloth(image)
@@ -225,9 +224,9 @@ class DownFaces:
                 faces[i] = self._face_coloured(lab[k], paper[nb], cloth)
         if runs:
             faces |= self._pale_runs(image, down, runs, beside, paper, cloth)
-        if lone:
-            lab = _middle_colours(image, down[list(lone)], self.middle)
-            for k, (box, twins) in enumerate(lone.items()):  # whole middles, as ``_pale_runs``
+        if twinned:
+            lab = _middle_colours(image, down[list(twinned)], self.middle)
+            for k, (box, twins) in enumerate(twinned.items()):  # whole middles, as ``_pale_runs``
                 faces[box] |= self._face_coloured(lab[k], paper[twins], cloth)
         return faces
 
@@ -240,8 +239,7 @@ class DownFaces:
         cand = np.flatnonzero(np.asarray(beside.any((1, 2)), bool) & ~np.asarray(pairs.any((1, 2)), bool))
         if not len(cand):
             return {}
-        twins = _beside(down[cand], up, self.twin_near, self.in_line, self.alike / 2)
-        along = twins & _short_along(down[cand])[:, None, :] & _short_along(up)[None]
+        along = self._twins(down[cand], up)
         return {int(i): np.flatnonzero(a.any(1)) for i, a in zip(cand, along, strict=True) if a.any()}
 
     def _twin_runs(self, down: np.ndarray, up: np.ndarray, beside: np.ndarray, pairs: np.ndarray) -> dict[int, np.ndarray]:
@@ -254,9 +252,7 @@ class DownFaces:
         cand = np.flatnonzero((np.asarray(beside.any(1), bool) & np.asarray(pairs.any(1), bool)).any(1))
         if not len(cand):
             return {}
-        short_down, short_up = _short_along(down), _short_along(up)
-        twins = _beside(down, down, self.twin_near, self.in_line, self.alike / 2) & short_down[:, None] & short_down[None]
-        faces = _beside(down, up, self.twin_near, self.in_line, self.alike / 2) & short_down[:, None] & short_up[None]
+        twins, faces = self._twins(down, down), self._twins(down, up)
         found: dict[int, np.ndarray] = {}
         for axis in (0, 1):
             for run in _runs(twins[..., axis], cand, self.run):
@@ -267,6 +263,13 @@ class DownFaces:
                 if len(at) and at.min() < mid.min() and at.max() > mid.max() and not others.any():
                     found.update({int(i): ends for i in run})
         return found
+
+    def _twins(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """(len a, len b, axis): whether box b is box a's twin along that axis: one size within
+        half ``alike``, touching (centres ``twin_near`` tile sizes apart), in line, and each no
+        longer along the axis than across it (a row's tiles touch by their long sides)."""
+        near = _beside(a, b, self.twin_near, self.in_line, self.alike / 2)
+        return np.asarray(near & _short_along(a)[:, None] & _short_along(b)[None], bool)
 
     def _face_coloured(self, colour: np.ndarray, papers: np.ndarray, cloth: np.ndarray) -> bool:
         """Whether a box's ``colour`` lies within ``face_lab`` of one of ``papers`` and 1.5

@@ -368,9 +368,10 @@ class VideoReader:
       dragon); it is added face up at ``up_conf`` and named as any other (served live since
       stop 73; None: not looked for).
     - ``down_faces``: a ``vision.holes.DownFaces`` takes a face-down box lying alone in a row
-      of face-up tiles, or beside one as its twin, with the colour of their paper, for a face
-      (a blank White dragon the detector took for a back): it is turned face up at
-      ``up_conf`` at least and named as any other (None: not looked for).
+      of face-up tiles, or beside one as its twin (or a few such between two), with the
+      colour of their paper, for a face (a blank White dragon the detector took for a back):
+      it is turned face up at ``up_conf`` at least and named as any other (None: not looked
+      for).
     - ``unboxed``: a ``vision.holes.UnboxedFaces`` takes a tile-sized patch of the tiles' paper
       that no box covers for a face (most often a blank White dragon lying alone); it is added
       face up at ``up_conf`` and named as any other (None: not looked for).

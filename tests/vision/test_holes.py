@@ -331,16 +331,9 @@ def test_a_white_dragon_flower_boxed_face_down_beside_one_face_on_a_rendered_tab
     """West's first flower and a White dragon laid beside it, the White dragon boxed face
     down, as are the walls' and the standing hands' tiles (their tops the paper's white in
     set style 12, so the backs' colour tells nothing there)."""
-    script = [Step("discard", seat, (tile,)) for seat, tile in
-              zip(Seat, [Tile.M3, Tile.P7, Tile.S5, Tile.M9], strict=True)]
-    script += [Step("flower", Seat.WEST, (Tile.parse(code),)) for code in ("1z", "5z")]
-    image, labels = ScriptedTable(script, size=(1920, 1080), style=style).picture(len(script))
-    white = [lab for lab in labels if lab.get("code") == str(Tile.WHITE) and lab["region"] == "flower"]
-    up = np.array([lab["box"] for lab in labels if lab.get("face") == "up" and lab not in white], np.float32)
-    backs = [lab["box"] for lab in labels if lab.get("face") != "up"]
-    faces = DownFaces()(image, up, np.array([lab["box"] for lab in white] + backs, np.float32))
-    assert faces.tolist() == [True] + [False] * len(backs)
-    assert not DownFaces(twin_near=(0.0, 0.0))(image, up, np.array([lab["box"] for lab in white] + backs, np.float32)).any()
+    image, up, down, backs = flower_row_boxed_down(Seat.WEST, ("1z", "5z"), style)
+    assert DownFaces()(image, up, down).tolist() == [True] + [False] * backs
+    assert not DownFaces(twin_near=(0.0, 0.0))(image, up, down).any()
 
 
 @pytest.mark.parametrize("vertical", [False, True])
