@@ -159,8 +159,9 @@ KINDS = {"m": "suits", "p": "suits", "s": "suits", "z": "winds and dragons", "f"
 
 
 def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
-    """Fresh live readers (one detector, its input ``imgsz`` or as served): as served; without
-    the look for tiles missed at a row's end (``RowEnds``, as served until stop 79); and with
+    """Fresh live readers (one detector, its input ``imgsz`` or as served): as served; with
+    the crops of tiles across the table read as cut, upside down (as served until stop 83);
+    without the look for tiles missed at a row's end too (``RowEnds``, as served until stop 79); and with
     each tile cut one way (as served until stop 77; ``VideoReader.margins``); then without
     boxing faces no box found (``UnboxedFaces``) or turning face up the faces boxed face down in a row of
     faces, holes looked for only between tiles 1.75 tiles apart or more (as served until stop
@@ -188,7 +189,9 @@ def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
         return reader
 
     # each reader takes one more look away than the one before it
-    one_cut = {"ends": None, "margins": (CROP_MARGIN,)}
+    before_84 = {"across": False}
+    before_80 = {**before_84, "ends": None}
+    one_cut = {**before_80, "margins": (CROP_MARGIN,)}
     before_77 = {**one_cut, "down_faces": None, "unboxed": None,
                  "holes": RowHoles(gap=(1.75, 2.4))}  # holes between tiles 1.75 tiles apart or more
     before_75 = {**before_77, "pieces": None}
@@ -196,7 +199,8 @@ def _live_readers(imgsz: int | None = None) -> dict[str, Callable[[], Any]]:
     as_cut = {**before_73, "stand_up": False}
     bare = shipped_classifier(flower_look=None, number_look=None)
     return {"served": as_served,
-            "no row-end look": lambda: as_served(ends=None),
+            "across the table as cut": lambda: as_served(**before_84),
+            "no row-end look": lambda: as_served(**before_80),
             "each tile cut one way": lambda: as_served(**one_cut),
             "no unboxed or face-down look": lambda: as_served(**before_77),
             "no pieces look": lambda: as_served(**before_75),

@@ -370,6 +370,21 @@ def test_tiles_lying_across_at_either_side_are_read_standing_with_their_tops_tow
     assert VideoReader(det, ReadsTheTop(), balance=None, stand_up=False)(img).tiles == [Tile.M5, Tile.M5]
 
 
+def test_tiles_standing_across_the_table_are_read_turned_half_round() -> None:
+    """The seat across the table from the camera lays its tiles with their tops toward the
+    middle, toward the camera: above the frame's middle a tile standing upright in the
+    picture stands upside down, and is read turned half round. The near seat's tile, below
+    the middle, is read as cut; so is every tile with ``across`` off (the 2z read as 1z in
+    set style 12, seed 3, Singaporean action 83)."""
+    img = np.zeros((400, 200, 3), np.uint8)
+    img[130:140, 80:120] = 255  # a tile across the table, 40 x 60, its mark at its bottom (its top)
+    img[260:270, 80:120] = 255  # a near tile, its mark at its top
+    det = FakeDetector()
+    det.boxes = np.array([[80, 80, 120, 140], [80, 260, 120, 320]], np.float32)
+    assert VideoReader(det, ReadsTheTop(), balance=None)(img).tiles == [Tile.M1, Tile.M1]
+    assert VideoReader(det, ReadsTheTop(), balance=None, across=False)(img).tiles == [Tile.M9, Tile.M1]
+
+
 def test_a_tile_the_detector_missed_in_a_row_is_read_with_the_hole_look() -> None:
     """Three tiles touching in a row, the detector boxing the two at the ends: with a
     ``RowHoles`` stage the reader names the middle one too, face up, at ``up_conf``."""
