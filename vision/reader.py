@@ -594,9 +594,9 @@ class VideoReader:
         mean over their crops cut with each of ``margins`` (a box cut short of a numeral's last
         stroke reads as a smaller number; cut wider, it shows the stroke)."""
         reads = []
+        height = image.shape[0] if self.across else None
         for margin in self.margins:
             crops = balanced(crop_boxes(image, boxes, margin), self.gains)
-            height = image.shape[0] if self.across else None
             reads.append(self._ranked(tops_up(crops, boxes, image.shape[1], height=height) if self.stand_up else crops))
         if len(reads) == 1:
             return reads[0]
