@@ -58,6 +58,7 @@ __all__ = [
     "HandRegions",
     "second_boxes",
     "boxes_over_others",
+    "mend_melds",
     "TableLayout",
     "TableRegions",
     "SteadyRegions",
@@ -1059,11 +1060,7 @@ class HandRegions:
         seeds 4062 / 4063 / 4064, the renderer's face boxes): 180 / 197 / 184 -> 184 / 198 /
         185 of 300, whole-tile boxes 192 / 195 / 177 -> 195 / 194 / 179, the shipped models'
         109 / 121 / 119 -> 111 / 121 / 121; the real photos as before."""
-        runs = list(runs)
-        while (halves := _meld_halves(runs, direction, turned_only, apart)) is not None:
-            a, b, both = halves
-            runs = [r for r in runs if r is not a and r is not b] + [both]
-        return runs
+        return mend_melds(runs, direction, turned_only, apart)
 
     def _face_up_melds(self, run: Row) -> bool:
         """Whether ``run`` is 3 or more face-up tiles that split wholly into valid melds."""
@@ -1286,12 +1283,30 @@ def _back_at_an_end(concealed: list[TileItem]) -> TileItem | None:
     return next((i for i in (concealed[0], concealed[-1]) if not i.face_up), None)
 
 
+def mend_melds(runs: list[Row], direction: np.ndarray, turned_only: bool = False,
+               apart: float | None = None, most: int = 3) -> list[Row]:
+    """``runs`` with two short runs (``most`` tiles each or fewer) side by side that together
+    make a meld (``turned_only``: with a turned tile) joined into one run, the joined run last
+    (see ``HandRegions._mend_melds``).
+
+    >>> up = lambda code, y: TileItem(Tile.parse(code), (0.0, y, 40.0, y + 24))  # lying across
+    >>> cut = Row.build([up("7p", 0), up("8p", 34), up("9p", 58)], np.array([0.0, 1.0])).runs(0.3)
+    >>> [[str(i.tile) for i in r.items] for r in mend_melds(cut, np.array([0.0, 1.0]), most=2)]
+    [['7p', '8p', '9p']]
+    """
+    runs = list(runs)
+    while (halves := _meld_halves(runs, direction, turned_only, apart, most)) is not None:
+        a, b, both = halves
+        runs = [r for r in runs if r is not a and r is not b] + [both]
+    return runs
+
+
 def _meld_halves(runs: list[Row], direction: np.ndarray, turned_only: bool = False,
-                 apart: float | None = None) -> tuple[Row, Row, Row] | None:
-    """The first two runs of 3 tiles or fewer, side by side, that together make a valid meld
+                 apart: float | None = None, most: int = 3) -> tuple[Row, Row, Row] | None:
+    """The first two runs of ``most`` tiles or fewer, side by side, that together make a valid meld
     (``turned_only``: with a turned tile), and that meld as one run along ``direction``;
     else None."""
-    few = [r for r in runs if len(r) <= 3]
+    few = [r for r in runs if len(r) <= most]
     for a, b in itertools.combinations(few, 2):
         if 3 <= len(a) + len(b) <= 4 and _side_by_side(a, b, direction, apart):
             both = Row.build([*a.items, *b.items], direction)
@@ -1366,24 +1381,38 @@ def _split_melds(items: list[TileItem], turned: list[bool]) -> list[MeldReading]
     return out
 
 
-def _second_boxes_out(keep: list[int], items: Sequence[TileItem], share: float) -> list[int]:
+def _second_boxes_out(keep: list[int], items: Sequence[TileItem], share: float,
+                      straddle: float | None = None) -> list[int]:
     """``keep`` (indices of ``items``, in order along their row) without the detector's second
     boxes: of two neighbours whose centres lie nearer than ``share`` of the tiles' short side
     (tiles side by side lie a tile apart), the less sure, until none are. A blank-framed White
     dragon pung was boxed four times at 1080p, the second box over two tiles, and read as a kang.
+    With ``straddle``, first a box whose neighbours on both sides lie nearer than that share,
+    however sure: it lies half over two tiles, and they are the tiles' own boxes (Vietnamese
+    North's pung of 7s lying across, its tiles 0.63 and 0.68 of a short side from a box half
+    over the first and second, surer than the first's own box, which went instead, and the
+    meld was read as a kang; set style 5, seed 4, action 29).
 
     >>> up = lambda x, c=0.9: TileItem(Tile.WHITE, (x, 0.0, x + 30, 40), c)
     >>> _second_boxes_out([0, 1, 2, 3], [up(0), up(30), up(45, 0.4), up(60)], 0.6)
     [0, 1, 3]
     >>> _second_boxes_out([0, 1, 2], [up(0), up(30), up(60)], 0.6)
     [0, 1, 2]
+    >>> pung = [up(0, 0.5), up(17, 0.8), up(35, 0.4), up(65)]  # the 2nd box half over the 1st and 3rd
+    >>> _second_boxes_out([0, 1, 2, 3], pung, 0.6), _second_boxes_out([0, 1, 2, 3], pung, 0.6, 0.7)
+    ([1, 2, 3], [0, 2, 3])
     """
     keep = list(keep)
     while len(keep) >= 2:
         pts = _centres([items[k] for k in keep])
-        gaps = np.hypot(*np.diff(pts, axis=0).T)
-        near = int(np.argmin(gaps))
-        if gaps[near] >= share * tile_scale([items[k] for k in keep])[0]:
+        apart = np.hypot(*np.diff(pts, axis=0).T) / tile_scale([items[k] for k in keep])[0]
+        if straddle is not None:
+            both = (np.flatnonzero((apart[:-1] < straddle) & (apart[1:] < straddle)) + 1).tolist()
+            if both:
+                keep.pop(min(both, key=lambda n: items[keep[n]].confidence))
+                continue
+        near = int(np.argmin(apart))
+        if apart[near] >= share:
             break
         a, b = keep[near], keep[near + 1]
         keep.remove(a if items[a].confidence < items[b].confidence else b)
@@ -1546,6 +1575,18 @@ class TableRegions:
     # of two tiles of a seat's melds side by side whose centres lie nearer than this share of
     # their short side, the less sure is the detector's second box of one (``_second_boxes_out``)
     crowded: float = 0.6
+    # a tile of a seat's melds whose neighbours on both sides lie nearer than this share of
+    # their short side is the detector's box half over two tiles: tiles side by side lie a
+    # tile apart, and of the 840 neighbours in the melds of 40 still tables (seed 200) every
+    # box so crowded was a second box (a genuine neighbour came as near as 0.58 on one side)
+    straddled: float = 0.7
+    # pieces of a seat's melds this many tiles long or shorter, side by side and making a meld
+    # together, are one meld (0: never): a box cut short opens a gap in a meld (``_runs``)
+    mend_pieces: int = 2
+    # ... and lying on one line with less than this share of their short side between their
+    # boxes, or their nearest centres within a tile's length (``_side_by_side``); the renderer
+    # sets melds 0.6 apart
+    mend_apart: float = 0.5
     # a seat's melds and flowers are cut into groups at gaps wider than this (× tile width):
     # wider than ``group_gap``, since the detector's boxes of a meld's tiles, shorter or longer
     # than the tiles by a few pixels, opened gaps of 0.2 between touching tiles (a pung at a
@@ -1912,11 +1953,12 @@ class TableRegions:
         flowers: list[TileItem] = []
         for row in rows_of(front):
             row = Row.build(row.items, right)  # the seat's own left-to-right
-            for run in row.runs(self.meld_gap):
+            for run in self._runs(row, right):
                 bonus = [k for k, i in enumerate(run.items) if i.face_up and self.is_bonus(i.tile)]
                 flowers.extend(run.items[k] for k in bonus)
                 turned = run.turned()
-                keep = _second_boxes_out([k for k in range(len(run)) if k not in bonus], run.items, self.crowded)
+                keep = _second_boxes_out([k for k in range(len(run)) if k not in bonus], run.items, self.crowded,
+                                         self.straddled)
                 if len(keep) >= 3:
                     melds.extend(_split_melds([run.items[k] for k in keep], [bool(turned[k]) for k in keep]))
                     continue
@@ -1928,6 +1970,18 @@ class TableRegions:
                         flowers.append(flower)
         hand.sort(key=lambda i: float(np.array(i.centre) @ right))
         return SeatReading(seat, tuple(hand), tuple(melds), tuple(flowers))
+
+    def _runs(self, row: Row, right: np.ndarray) -> list[Row]:
+        """``row`` cut into its melds and flowers at gaps over ``meld_gap``, two pieces of
+        ``mend_pieces`` tiles or fewer side by side, no flower among them, that make a meld
+        together joined again: Visayan North's chow of 789p, its turned 7p boxed a third short, was cut
+        from the 8p and 9p, and the three were taken for hand tiles (set style 5, seed 5,
+        action 33)."""
+        runs = row.runs(self.meld_gap)
+        plain = [r for r in runs if not any(i.face_up and self.is_bonus(i.tile) for i in r.items)]
+        mended = mend_melds(plain, right, apart=self.mend_apart, most=self.mend_pieces)
+        rest = [r for r in runs if not any(r is p for p in plain)]
+        return sorted([*rest, *mended], key=lambda r: float(r.proj.mean()))
 
     def _misread_flower(self, item: TileItem) -> TileItem | None:
         """``item``, a tile alone among a seat's flowers and read as no flower, named by its
