@@ -1577,8 +1577,9 @@ class TableRegions:
     crowded: float = 0.6
     # a tile of a seat's melds whose neighbours on both sides lie nearer than this share of
     # their short side is the detector's box half over two tiles: tiles side by side lie a
-    # tile apart, and of the 840 neighbours in the melds of 40 still tables (seed 200) every
-    # box so crowded was a second box (a genuine neighbour came as near as 0.58 on one side)
+    # tile apart. On the 40 still tables of ``--places --seed 200`` (447 neighbours in melds),
+    # 6 boxes were so crowded, all second boxes by their names and places (a chow's tile named
+    # twice side by side, a pung's fourth box)
     straddled: float = 0.7
     # pieces of a seat's melds this many tiles long or shorter, side by side and making a meld
     # together, are one meld (0: never): a box cut short opens a gap in a meld (``_runs``)
