@@ -1580,7 +1580,7 @@ class TableRegions:
     # tile apart. On the 40 still tables of ``--places --seed 200`` (447 neighbours in melds),
     # 6 boxes were so crowded, all second boxes by their names and places (a chow's tile named
     # twice side by side, a pung's fourth box)
-    straddled: float = 0.7
+    straddled: float | None = 0.7  # None: the pairwise rule alone (until stop 84)
     # pieces of a seat's melds this many tiles long or shorter, side by side and making a meld
     # together, are one meld (0: never): a box cut short opens a gap in a meld (``_runs``)
     mend_pieces: int = 2
@@ -1975,9 +1975,9 @@ class TableRegions:
     def _runs(self, row: Row, right: np.ndarray) -> list[Row]:
         """``row`` cut into its melds and flowers at gaps over ``meld_gap``, two pieces of
         ``mend_pieces`` tiles or fewer side by side, no flower among them, that make a meld
-        together joined again: Visayan North's chow of 789p, its turned 7p boxed a third short, was cut
-        from the 8p and 9p, and the three were taken for hand tiles (set style 5, seed 5,
-        action 33)."""
+        together joined again: Visayan North's chow of 789p, its turned 7p boxed a third
+        short, was cut from the 8p and 9p, and the three were taken for hand tiles (set style
+        5, seed 5, action 33)."""
         runs = row.runs(self.meld_gap)
         plain = [r for r in runs if not any(i.face_up and self.is_bonus(i.tile) for i in r.items)]
         mended = mend_melds(plain, right, apart=self.mend_apart, most=self.mend_pieces)
