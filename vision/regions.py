@@ -849,7 +849,7 @@ class HandRegions:
             raise TwoHandsError(f"two hands in one photo (rows of {sizes[0]} and {sizes[1]} tiles): "
                                 "photograph one hand at a time")
         hand_run = self._join_collinear(hand_run, runs, short, long_side)
-        runs = self._mend_melds(runs, hand_run.direction, not self.mend_unturned, self.mend_apart)
+        runs = mend_melds(runs, hand_run.direction, not self.mend_unturned, self.mend_apart)
         slivers = self._slivers_at_the_ends(hand_run, image_size)
         concealed = [i for i in hand_run.items if not any(i is s for s in slivers)]
         back = _back_at_an_end(concealed) if self.end_back_aside else None
@@ -1047,20 +1047,6 @@ class HandRegions:
         nearest = pts[np.argsort(along if after else -along)[:2]]
         bent = self.bent_pieces and len(hand) >= 4 and _off_the_bend(hand, nearest, after) < 0.35 * long_side
         return across < 0.35 * long_side or bent
-
-    @staticmethod
-    def _mend_melds(runs: list[Row], direction: np.ndarray, turned_only: bool = False,
-                    apart: float | None = None) -> list[Row]:
-        """Two short runs side by side that together make a meld (``turned_only``: with a
-        turned tile) are one run: a called meld's turned tile lies flush with one edge of the
-        meld, its centre off the line of the upright ones, and the line fit can give it (or
-        them) a row apart; a meld's tiles set a little apart, or bent by perspective, can
-        be cut in two (see ``mend_unturned``).
-        Since stop 33; rendered hand photos read exactly (``benchmarks/bench_hand_regions.py``,
-        seeds 4062 / 4063 / 4064, the renderer's face boxes): 180 / 197 / 184 -> 184 / 198 /
-        185 of 300, whole-tile boxes 192 / 195 / 177 -> 195 / 194 / 179, the shipped models'
-        109 / 121 / 119 -> 111 / 121 / 121; the real photos as before."""
-        return mend_melds(runs, direction, turned_only, apart)
 
     def _face_up_melds(self, run: Row) -> bool:
         """Whether ``run`` is 3 or more face-up tiles that split wholly into valid melds."""
@@ -1286,8 +1272,15 @@ def _back_at_an_end(concealed: list[TileItem]) -> TileItem | None:
 def mend_melds(runs: list[Row], direction: np.ndarray, turned_only: bool = False,
                apart: float | None = None, most: int = 3) -> list[Row]:
     """``runs`` with two short runs (``most`` tiles each or fewer) side by side that together
-    make a meld (``turned_only``: with a turned tile) joined into one run, the joined run last
-    (see ``HandRegions._mend_melds``).
+    make a meld (``turned_only``: with a turned tile) joined into one run, the joined run
+    last: a called meld's turned tile lies flush with one edge of the meld, its centre off the
+    line of the upright ones, and the line fit can give it (or them) a row apart; a meld's
+    tiles set a little apart, or bent by perspective, can be cut in two (see
+    ``HandRegions.mend_unturned``). In hand photos since stop 33; rendered hand photos read
+    exactly (``benchmarks/bench_hand_regions.py``, seeds 4062 / 4063 / 4064, the renderer's
+    face boxes): 180 / 197 / 184 -> 184 / 198 / 185 of 300, whole-tile boxes 192 / 195 / 177
+    -> 195 / 194 / 179, the shipped models' 109 / 121 / 119 -> 111 / 121 / 121; the real
+    photos as before. In a live table's melds since stop 85 (``TableRegions._runs``).
 
     >>> up = lambda code, y: TileItem(Tile.parse(code), (0.0, y, 40.0, y + 24))  # lying across
     >>> cut = Row.build([up("7p", 0), up("8p", 34), up("9p", 58)], np.array([0.0, 1.0])).runs(0.3)
