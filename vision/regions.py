@@ -1375,7 +1375,7 @@ def _split_melds(items: list[TileItem], turned: list[bool]) -> list[MeldReading]
 
 
 def _second_boxes_out(keep: list[int], items: Sequence[TileItem], share: float,
-                      straddle: float | None = None) -> list[int]:
+                      straddle: float | None = None, alike: bool = False) -> list[int]:
     """``keep`` (indices of ``items``, in order along their row) without the detector's second
     boxes: of two neighbours whose centres lie nearer than ``share`` of the tiles' short side
     (tiles side by side lie a tile apart), the less sure, until none are. A blank-framed White
@@ -1384,7 +1384,8 @@ def _second_boxes_out(keep: list[int], items: Sequence[TileItem], share: float,
     however sure: it lies half over two tiles, and they are the tiles' own boxes (Vietnamese
     North's pung of 7s lying across, its tiles 0.63 and 0.68 of a short side from a box half
     over the first and second, surer than the first's own box, which went instead, and the
-    meld was read as a kang; set style 5, seed 4, action 29).
+    meld was read as a kang; set style 5, seed 4, action 29). With ``alike``, of two
+    neighbours only two of one name are a tile and its second box (a seat's flowers).
 
     >>> up = lambda x, c=0.9: TileItem(Tile.WHITE, (x, 0.0, x + 30, 40), c)
     >>> _second_boxes_out([0, 1, 2, 3], [up(0), up(30), up(45, 0.4), up(60)], 0.6)
@@ -1394,6 +1395,9 @@ def _second_boxes_out(keep: list[int], items: Sequence[TileItem], share: float,
     >>> pung = [up(0, 0.5), up(17, 0.8), up(35, 0.4), up(65)]  # the 2nd box half over the 1st and 3rd
     >>> _second_boxes_out([0, 1, 2, 3], pung, 0.6), _second_boxes_out([0, 1, 2, 3], pung, 0.6, 0.7)
     ([1, 2, 3], [0, 2, 3])
+    >>> green = TileItem(Tile.GREEN, (45, 0.0, 75, 40), 0.4)
+    >>> _second_boxes_out([0, 1, 2], [up(0), green, up(60)], 0.6), _second_boxes_out([0, 1, 2], [up(0), green, up(60)], 0.6, alike=True)
+    ([0, 2], [0, 1, 2])
     """
     keep = list(keep)
     while len(keep) >= 2:
@@ -1404,6 +1408,8 @@ def _second_boxes_out(keep: list[int], items: Sequence[TileItem], share: float,
             if both:
                 keep.pop(min(both, key=lambda n: items[keep[n]].confidence))
                 continue
+        if alike:  # only a box of the same name as its neighbour is a second box of it
+            apart = np.where([items[a].tile == items[b].tile for a, b in zip(keep[:-1], keep[1:], strict=True)], apart, np.inf)
         near = int(np.argmin(apart))
         if apart[near] >= share:
             break
@@ -1566,7 +1572,8 @@ class TableRegions:
     wall_min: int = 5  # a run of this many face-down tiles is a wall
     pool: float = 0.42  # without walls: the pool is this fraction of the table's half-size
     # of two tiles of a seat's melds side by side whose centres lie nearer than this share of
-    # their short side, the less sure is the detector's second box of one (``_second_boxes_out``)
+    # their short side, the less sure is the detector's second box of one (``_second_boxes_out``);
+    # so too of two of its flowers of one name (since stop 86, ``_second_flowers_out``)
     crowded: float = 0.6
     # a tile of a seat's melds whose neighbours on both sides lie nearer than this share of
     # their short side is the detector's box half over two tiles: tiles side by side lie a
@@ -1949,7 +1956,7 @@ class TableRegions:
             row = Row.build(row.items, right)  # the seat's own left-to-right
             for run in self._runs(row, right):
                 bonus = [k for k, i in enumerate(run.items) if i.face_up and self.is_bonus(i.tile)]
-                flowers.extend(run.items[k] for k in bonus)
+                flowers.extend(run.items[k] for k in self._second_flowers_out(bonus, run.items))
                 turned = run.turned()
                 keep = _second_boxes_out([k for k in range(len(run)) if k not in bonus], run.items, self.crowded,
                                          self.straddled)
@@ -1964,6 +1971,17 @@ class TableRegions:
                         flowers.append(flower)
         hand.sort(key=lambda i: float(np.array(i.centre) @ right))
         return SeatReading(seat, tuple(hand), tuple(melds), tuple(flowers))
+
+    def _second_flowers_out(self, bonus: list[int], items: Sequence[TileItem]) -> list[int]:
+        """``bonus`` (indices of a run's flowers, in order) without the detector's second boxes:
+        one crowded on both sides (``straddled``), and of two of one name nearer than
+        ``crowded``, the less sure. Filipino North's blank White dragon, its column slid along
+        for a pung, was boxed half over the South wind beside it, read as a second South wind
+        and heard as a flower laid (set style 12, seed 2, action 30). Two of any name so near
+        are not always one tile: a side seat's flower column lies 0.75 of a short side apart,
+        and its boxes wander (on the 40 still tables of ``--places --seed 200``, any name lost 5
+        flowers, one name none)."""
+        return _second_boxes_out(bonus, items, self.crowded, self.straddled, alike=True)
 
     def _runs(self, row: Row, right: np.ndarray) -> list[Row]:
         """``row`` cut into its melds and flowers at gaps over ``meld_gap``, two pieces of

@@ -1083,6 +1083,25 @@ def test_a_chow_whose_turned_tile_is_boxed_short_is_one_chow(seat: Seat) -> None
     assert before.seat(seat).melds == ()
 
 
+@pytest.mark.parametrize("seat", list(Seat))
+def test_a_second_box_between_two_flowers_is_no_flower(seat: Seat) -> None:
+    """Filipino North's flower column slid along for a pung: its blank White dragon was then
+    boxed half over the South wind beside it, read as a second South wind, and heard as a
+    flower laid before the pung (set style 12, seed 2, action 30). Flowers lie a tile apart,
+    so of two nearer than ``crowded`` the less sure is a second box."""
+    flowers = (Tile.FLOWER1, Tile.FLOWER2, Tile.FLOWER3)
+    table = ScriptedTable([Step("flower", seat, (t,)) for t in flowers], size=(960, 540), occlusion=0.0)
+    labels = table.picture(3)[1]
+    items = to_items(labels_to_detections(labels))
+    laid = [k for k, lab in enumerate(labels) if lab["region"] == "flower"]
+    a, b = (items[k] for k in laid[:2])
+    second = TileItem(a.tile, tuple(np.array(a.box) + 0.45 * (np.array(b.box) - np.array(a.box))), 0.4)
+    got = TableRegions(TableLayout(Seat.EAST))([*items, second], (960, 540))
+    assert sorted(i.tile for i in got.seat(seat).flowers) == sorted(flowers)
+    before = TableRegions(TableLayout(Seat.EAST), crowded=0.0, straddled=None)([*items, second], (960, 540))
+    assert sorted(i.tile for i in before.seat(seat).flowers) == sorted((*flowers, a.tile))  # until stop 85
+
+
 def test_the_far_end_of_a_side_seats_askew_hand_row_stays_in_the_hand() -> None:
     """South's row of nine standing tiles, at the right edge, runs askew in the picture: its
     far three strayed from the row's median column and were read as a face-down meld (a
