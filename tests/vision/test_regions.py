@@ -1088,7 +1088,7 @@ def test_a_second_box_between_two_flowers_is_no_flower(seat: Seat) -> None:
     """Filipino North's flower column slid along for a pung: its blank White dragon was then
     boxed half over the South wind beside it, read as a second South wind, and heard as a
     flower laid before the pung (set style 12, seed 2, action 30). Flowers lie a tile apart,
-    so of two nearer than ``crowded`` the less sure is a second box."""
+    so of two of one name nearer than ``crowded`` the less sure is a second box."""
     flowers = (Tile.FLOWER1, Tile.FLOWER2, Tile.FLOWER3)
     table = ScriptedTable([Step("flower", seat, (t,)) for t in flowers], size=(960, 540), occlusion=0.0)
     labels = table.picture(3)[1]
