@@ -524,6 +524,12 @@ def _default_is_bonus(tile: Tile) -> bool:
     return tile.is_bonus or tile.is_vn_joker
 
 
+def _laid_aside(item: TileItem, is_bonus: Callable[[Tile], bool]) -> bool:
+    """Whether ``item`` is a face-up bonus tile (by ``is_bonus``): laid aside with a seat's
+    flowers, in no meld."""
+    return item.face_up and is_bonus(item.tile)
+
+
 def _bonus_anywhere(tile: Tile) -> bool:
     """Flowers, seasons, animals, royalty: never held in a hand, whatever the variant (a
     Filipino honour is a flower too, but a row of them may still be someone's hand)."""
@@ -1080,7 +1086,7 @@ class HandRegions:
         than ``tile_area`` when laid flat behind a hand stood close to the lens)."""
         if self.stray_flower_sure is None:
             return []
-        return [i for i in others if i.face_up and self.is_bonus(i.tile) and i.found >= self.stray_flower_sure
+        return [i for i in others if _laid_aside(i, self.is_bonus) and i.found >= self.stray_flower_sure
                 and i.confidence >= self.stray_flower_named and float(_areas([i])[0]) >= self.stray_flower_area * hand_area
                 and self._beside(i, hand, melds, long_side)]
 
@@ -1150,7 +1156,7 @@ class HandRegions:
             if not self._by_the_hand(run, hand, span, long_side) or self._too_small(run, hand, hand_area):
                 others.extend(run.items)  # far, askew (scattered discards), a wall, or dice and coins
                 continue
-            if len(run) == 1 and run.items[0].face_up and self.is_bonus(run.items[0].tile):
+            if len(run) == 1 and _laid_aside(run.items[0], self.is_bonus):
                 lone.append(run)
                 continue
             run_melds, run_flowers, run_others = self._melds_of_run(run, hand, runs, long_side, image_size)
@@ -1190,7 +1196,7 @@ class HandRegions:
         they make none; no meld at all (or weakly boxed, or off the hand) is tiles lying
         about."""
         turned = run.turned()
-        bonus = [k for k, i in enumerate(run.items) if i.face_up and self.is_bonus(i.tile)]
+        bonus = [k for k, i in enumerate(run.items) if _laid_aside(i, self.is_bonus)]
         flowers = [run.items[k] for k in bonus]
         keep = [k for k in range(len(run)) if k not in bonus]
         rest = [run.items[k] for k in keep]
@@ -1955,7 +1961,7 @@ class TableRegions:
         for row in rows_of(front):
             row = Row.build(row.items, right)  # the seat's own left-to-right
             for run in self._runs(row, right):
-                bonus = [k for k, i in enumerate(run.items) if i.face_up and self.is_bonus(i.tile)]
+                bonus = [k for k, i in enumerate(run.items) if _laid_aside(i, self.is_bonus)]
                 flowers.extend(run.items[k] for k in self._second_flowers_out(bonus, run.items))
                 turned = run.turned()
                 keep = _second_boxes_out([k for k in range(len(run)) if k not in bonus], run.items, self.crowded,
@@ -1990,7 +1996,7 @@ class TableRegions:
         short, was cut from the 8p and 9p, and the three were taken for hand tiles (set style
         5, seed 5, action 33)."""
         runs = row.runs(self.meld_gap)
-        plain = [r for r in runs if not any(i.face_up and self.is_bonus(i.tile) for i in r.items)]
+        plain = [r for r in runs if not any(_laid_aside(i, self.is_bonus) for i in r.items)]
         mended = mend_melds(plain, right, apart=self.mend_apart, most=self.mend_pieces)
         rest = [r for r in runs if not any(r is p for p in plain)]
         return sorted([*rest, *mended], key=lambda r: float(r.proj.mean()))
