@@ -331,26 +331,31 @@ class CountsStrokes:
 def test_a_box_cut_short_of_a_numerals_last_stroke_is_read_with_a_wider_cut_too() -> None:
     """The detector boxed a 2 character to just above its second stroke (the demo video's
     West 2m): cut as boxed it reads as the 1; the mean with a cut a quarter wider each way,
-    which shows the stroke, names it the 2."""
+    which shows the stroke, names it the 2. (The box is square: ``unsure`` off, so that it is
+    not grown to a tile's shape, which would show the stroke too.)"""
     img = np.zeros((200, 200, 3), np.uint8)
     img[60:64, 80:120] = 255  # the first stroke
     img[101:104, 80:120] = 255  # the second, below the box
     det = FakeDetector()
     det.boxes = np.array([[75, 50, 125, 100]], np.float32)
-    assert VideoReader(det, CountsStrokes(), balance=None, margins=(0.0,))(img).tiles == [Tile.M1]
-    out = VideoReader(det, CountsStrokes(), balance=None, margins=(0.0, 0.25))(img)
+    assert VideoReader(det, CountsStrokes(), balance=None, margins=(0.0,), unsure=None)(img).tiles == [Tile.M1]
+    out = VideoReader(det, CountsStrokes(), balance=None, margins=(0.0, 0.25), unsure=None)(img)
     assert out.tiles == [Tile.M2] and out.runner_up.tolist() == [int(Tile.M1)]
 
 
 class ReadsTheTop:
     """Names a crop by where its bright mark lies: the 1 character when at the top, the 9
-    when at the bottom (a tile upside down), the 5 when at a side (a tile lying across)."""
+    when at the bottom (a tile upside down), the 5 when at a side (a tile lying across) or
+    nowhere."""
 
     def __call__(self, crops):  # noqa: ANN001, ANN204
         codes = []
         for c in crops:
             grey = c.mean(2) if c.ndim == 3 else c
             ys = np.nonzero(grey > 128)[0]
+            if not len(ys):  # no mark in the crop: it is named as a tile lying across is
+                codes.append(Tile.M5)
+                continue
             h = grey.shape[0]
             top, bottom = ys.mean() < h / 3, ys.mean() > 2 * h / 3
             codes.append(Tile.M1 if top else Tile.M9 if bottom else Tile.M5)
@@ -383,6 +388,34 @@ def test_tiles_standing_across_the_table_are_read_turned_half_round() -> None:
     det.boxes = np.array([[80, 80, 120, 140], [80, 260, 120, 320]], np.float32)
     assert VideoReader(det, ReadsTheTop(), balance=None)(img).tiles == [Tile.M1, Tile.M1]
     assert VideoReader(det, ReadsTheTop(), balance=None, across=False)(img).tiles == [Tile.M9, Tile.M1]
+
+
+def test_a_square_ish_box_stands_or_lies_across_as_its_place_says() -> None:
+    """A box near square says little of how its tile lies. Across the table, a face boxed
+    short of its foot came out 1.15 times wider than tall and was turned a quarter (West's
+    Autumn read as Summer, set style 5, seed 4, Visayan action 2); at the left, a face lying
+    across boxed narrow came out 0.95 and was read as cut. Within ``unsure`` each is stood
+    up by where it lies: above the middle turned half round, at a side turned a quarter."""
+    img = np.zeros((400, 400, 3), np.uint8)
+    img[130:140, 177:223] = 255  # across the table, 46 x 40, its mark at its foot in the picture (its top)
+    img[180:220, 58:62] = 255  # at the left, 38 x 40, its mark at its right (its top)
+    det = FakeDetector()
+    det.boxes = np.array([[177, 100, 223, 140], [24, 180, 62, 220]], np.float32)
+    assert VideoReader(det, ReadsTheTop(), balance=None)(img).tiles == [Tile.M1, Tile.M1]
+    assert VideoReader(det, ReadsTheTop(), balance=None, unsure=None)(img).tiles == [Tile.M5, Tile.M5]
+
+
+def test_a_far_face_boxed_short_of_its_foot_is_read_grown_to_a_tiles_shape() -> None:
+    """Across the table, a face boxed short of its foot in the picture, where its top and
+    numeral lie (Filipino West's Plum boxed 30 x 26 px read as Chrysanthemum, set style 5,
+    seed 0, action 20): its box is grown to a standing tile's shape, 1.1 times taller than
+    wide, and the crop shows the mark. As boxed, the mark is cut off."""
+    img = np.zeros((400, 400, 3), np.uint8)
+    img[140:146, 177:217] = 255  # the face's top, toward the camera, below the box
+    det = FakeDetector()
+    det.boxes = np.array([[177, 100, 217, 136]], np.float32)  # 40 x 36
+    assert VideoReader(det, ReadsTheTop(), balance=None)(img).tiles == [Tile.M1]
+    assert VideoReader(det, ReadsTheTop(), balance=None, unsure=None)(img).tiles == [Tile.M5]
 
 
 def test_a_tile_the_detector_missed_in_a_row_is_read_with_the_hole_look() -> None:
