@@ -3,12 +3,13 @@
 The flower look (``models/flower_look.onnx``) learned from ``mahjongero synth crops``: tiles
 rendered near and large. Live video reads a seat's flower row from across a table, a tile
 some 30 px wide, cut with the live margins and stood upright (``vision.reader.tops_up``: lying
-across turned a quarter, across the table turned half round, a square-ish box by its place).
-This writes such crops: each picture a table (``vision.scripted.ScriptedTable``) in a random
-set style whose four seats have laid a random run of flowers and seasons, each flower's box
-jittered a little as a detector's is, cut with each of ``LIVE_MARGINS``, stood up, and
-squashed to ``--size`` (as the look's serving squashes it). Train and val come from different
-seeds. Resumable: a picture whose crops are written is not drawn again.
+across turned a quarter, across the table turned half round, a square-ish box by its place and
+grown to a tile's shape). This writes such crops: each picture a table
+(``vision.scripted.ScriptedTable``) in a random set style whose four seats have laid a random
+run of flowers and seasons, each flower's box jittered a little as a detector's is, cut with
+each of ``LIVE_MARGINS``, stood up, and squashed to ``--size`` (as the look's serving squashes
+it). Train and val come from different seeds. Resumable: a picture whose crops are written
+is not drawn again.
 
     python -m vision.training.table_crops --pictures 900 --val-pictures 100 --seed 83 --out DIR
 """
@@ -26,7 +27,7 @@ import numpy as np
 from engine.seats import Seat
 from engine.tiles import Tile
 from vision.classifier import crop_boxes
-from vision.reader import LIVE_MARGINS, UNSURE_ACROSS, tops_up
+from vision.reader import LIVE_MARGINS, UNSURE_ACROSS, tile_shaped, tops_up
 from vision.scripted import ScriptedTable, Step
 
 FLOWERS = [Tile.parse(f"{n}f") for n in range(1, 9)]
@@ -60,6 +61,7 @@ def picture_crops(index: int, seed: int, size: int) -> list[tuple[str, np.ndarra
     if not flowers:
         return []
     boxes = np.stack([jittered(lab["box"], rng) for lab in flowers])
+    boxes = tile_shaped(boxes, image.shape[1], image.shape[0], UNSURE_ACROSS)  # as ``VideoReader._read``
     out = []
     for margin in LIVE_MARGINS:
         crops = tops_up(crop_boxes(image, boxes, margin), boxes, image.shape[1], height=image.shape[0],
