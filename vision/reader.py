@@ -669,7 +669,7 @@ def tops_up(crops: Sequence[np.ndarray], boxes: np.ndarray, width: int, wide: fl
 def tile_shaped(boxes: np.ndarray, width: int, height: int, unsure: tuple[float, float],
                 long: float = 1.1) -> np.ndarray:
     """``boxes`` with each square-ish one (between ``unsure``'s bounds wider than tall) grown
-    about its middle to a tile's shape as its place says it lies (``_lies_across``): its long
+    about its middle to a tile's shape as its place says it lies (``_sideways``): its long
     side ``long`` times its short one. The detector boxed a far seat's flower short of its
     foot, 30 x 26 px, and the numeral there was cut off (Filipino West's Plum read as
     Chrysanthemum, set style 5, seed 0, action 20). On the still tables of 80 held-out hands
@@ -681,7 +681,7 @@ def tile_shaped(boxes: np.ndarray, width: int, height: int, unsure: tuple[float,
     out = boxes.astype(np.float32).copy()
     w, h = out[:, 2] - out[:, 0], out[:, 3] - out[:, 1]
     for i in np.flatnonzero((w > unsure[0] * h) & (w < unsure[1] * h)):
-        if _lies_across(float(w[i] / h[i]), out[i], width, height, long, unsure):
+        if _sideways(out[i], width, height):  # in the band, its place says how it lies
             grow, lo, hi = long * h[i] - w[i], 0, 2
         else:
             grow, lo, hi = long * w[i] - h[i], 1, 3
@@ -706,6 +706,16 @@ def _lies_across(ratio: float, box: np.ndarray, width: int, height: int | None, 
     """
     if unsure is None or height is None or not unsure[0] < ratio < unsure[1]:
         return ratio > wide
+    return _sideways(box, width, height)
+
+
+def _sideways(box: np.ndarray, width: int, height: int) -> bool:
+    """Whether ``box`` lies further from the frame's middle sideways than up or down (in
+    pixels): at the seats at the camera's left and right, whose tiles lie across.
+
+    >>> _sideways(np.array([0, 40, 10, 60]), 100, 100), _sideways(np.array([40, 0, 60, 10]), 100, 100)
+    (True, False)
+    """
     return bool(abs(box[0] + box[2] - width) > abs(box[1] + box[3] - height))
 
 
