@@ -316,16 +316,20 @@ class EventDetector:
         # so for 5 frames, named by its runner-up, and it was West laying a Spring
         named = [(i, name) for i in up if not self._unread(i, name := self._name_of(i, seat, up))]
         names = Counter(name for _, name in named)
+        # a flower is new only by its names as read as well as by its names as announced:
+        # Filipino South's White dragon came on a new track read as a South wind, which named
+        # the track, and read right later it made her South wind, back on a new track after
+        # its box was lost, a second one (set style 5, seed 3, action 67)
+        fresh = (names - known) & (Counter(self._read_name(i, name, seat) for i, name in named) - known)
         # a second copy of a name already laid out is announced once it has stayed for
         # ``copy_after`` readings: for a frame or two, a flower moved over to make room for a
         # meld can show at its new place while its old place, now the meld's, still bears its name
-        fresh = names - known
         doubt = Counter({t: n for t, n in self._doubt.get(seat, Counter()).items() if fresh[t]})
         for tile in [t for t in fresh if known[t]]:
             doubt[tile] += 1
             if doubt[tile] < self.copy_after:
                 del fresh[tile]
-        known |= Counter({t: names[t] for t in fresh})
+        known.update(fresh)
         self._doubt[seat] = Counter({t: n for t, n in doubt.items() if not fresh[t]})
         for i, name in named:
             if i.track is not None and name in known and self._announced_at(i.track) is not seat:
@@ -358,6 +362,13 @@ class EventDetector:
         held = any(i.track is not None and self._announced_at(i.track) is seat and self._announced_name(i, seat) == name
                    and i.tile == name and self._announced_when.get(i.track, first_seen) < first_seen for i in up)
         return second if held else name
+
+    def _read_name(self, item: TileItem, name: Tile, seat: Seat) -> Tile:
+        """``item``'s name as read now, where it was announced at ``seat`` under another
+        (``name``) and a read names it still: a name lost to a surer tile (confidence 0) is
+        no read."""
+        announced = item.track is not None and self._announced_at(item.track) is seat
+        return item.tile if announced and item.confidence > 0 else name
 
     def _unread(self, item: TileItem, name: Tile) -> bool:
         """Whether ``item``, named ``name``, is a newcomer that no read has named yet."""

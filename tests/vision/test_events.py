@@ -232,6 +232,27 @@ def test_a_second_copy_of_an_honour_flower_is_a_flower_of_its_own() -> None:
     assert [[e.tile for e in det.update(three)] for _ in range(det.copy_after)] == [[], [], [Tile.WEST]]
 
 
+def test_a_flower_misread_when_its_track_began_makes_no_second_copy_of_that_name() -> None:
+    """Filipino South's White dragon came on a new track read as a South wind, and the track
+    took the name of the South wind she had laid; read as a White dragon later, it kept it.
+    When her South wind, its box lost a while, came back on a new track, she showed two
+    South winds by the names announced, and "South lays a South wind" reached the referee
+    (set style 5, seed 3, action 67). A flower is new by its names as read as well as by its
+    names as announced; a second copy laid after is still heard."""
+    def south(*flowers: TileItem) -> TableReading:
+        return TableReading({Seat.SOUTH: SeatReading(Seat.SOUTH, flowers=flowers)})
+
+    det = EventDetector(first=Seat.EAST)
+    det.update(south())
+    assert [e.tile for e in det.update(south(_item("2z", 0, 1)))] == [Tile.SOUTH]
+    assert [e.tile for e in det.update(south(_item("2z", 0, 1), _item("5z", 20, 2)))] == [Tile.WHITE]
+    assert det.update(south(_item("2z", 20, 3))) == []  # the White dragon misread; the South wind unboxed
+    back = south(_item("5z", 20, 3), _item("2z", 0, 4))  # read right now; the South wind on a new track
+    assert [det.update(back) for _ in range(2 * det.copy_after)] == [[]] * (2 * det.copy_after)
+    again = south(_item("5z", 20, 3), _item("2z", 0, 4), _item("2z", 40, 5))
+    assert [[e.tile for e in det.update(again)] for _ in range(det.copy_after)] == [[], [], [Tile.SOUTH]]
+
+
 def test_a_flower_shown_twice_for_a_frame_as_it_moves_over_is_one_flower() -> None:
     """East's flowers move over to make room for a chow, and for two readings the smoother
     still names the old place, where the chow's first tile now lies, by the flower: the
