@@ -364,9 +364,9 @@ class EventDetector:
         return second if held else name
 
     def _read_name(self, item: TileItem, name: Tile, seat: Seat) -> Tile:
-        """``item``'s name as read now, where it was announced at ``seat`` under another
-        (``name``) and a read names it still: a name lost to a surer tile (confidence 0) is
-        no read."""
+        """``item``'s name as read now where its track was announced at ``seat``, else
+        ``name`` (the name it is counted by); a name lost to a surer tile (confidence 0) is
+        no read, and leaves ``name``."""
         announced = item.track is not None and self._announced_at(item.track) is seat
         return item.tile if announced and item.confidence > 0 else name
 
