@@ -6,7 +6,7 @@ the classifier from a crop of the full-resolution frame. Face-down tiles are ``T
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -45,7 +45,7 @@ from vision.zoom import DEFAULT_ZOOM, Zoom
 
 __all__ = ["TileReader", "VideoReader", "shipped_classifier", "MODELS_DIR", "DETECTOR_PATH", "CLASSIFIER_PATH",
            "SECOND_LOOK_PATH", "FLOWER_LOOK_PATH", "NUMBER_LOOK_PATH", "WAY_UP_PATH", "LIVE_DETECT_SIZE",
-           "LIVE_BALANCE", "LIVE_MARGINS", "UNSURE_ACROSS", "tile_shaped"]
+           "LIVE_BALANCE", "LIVE_MARGINS", "UNSURE_ACROSS", "tile_shaped", "upright_crops"]
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_PATH = MODELS_DIR / "detector.onnx"
@@ -603,14 +603,11 @@ class VideoReader:
         """(N, k) codes and probabilities of the likeliest names of the tiles in ``boxes``: the
         mean over their crops cut with each of ``margins`` (a box cut short of a numeral's last
         stroke reads as a smaller number; cut wider, it shows the stroke)."""
-        reads = []
-        height = image.shape[0] if self.across else None
-        if self.stand_up and height is not None and self.unsure is not None:
-            boxes = tile_shaped(boxes, image.shape[1], height, self.unsure)
-        for margin in self.margins:
-            crops = balanced(crop_boxes(image, boxes, margin), self.gains)
-            stood = tops_up(crops, boxes, image.shape[1], height=height, unsure=self.unsure) if self.stand_up else crops
-            reads.append(self._ranked(stood))
+        if self.stand_up:
+            cuts = upright_crops(image, boxes, self.margins, self.across, self.unsure, self.gains)
+        else:
+            cuts = (balanced(crop_boxes(image, boxes, margin), self.gains) for margin in self.margins)
+        reads = [self._ranked(crops) for crops in cuts]
         if len(reads) == 1:
             return reads[0]
         mean = np.zeros((len(boxes), _KINDS), np.float32)
@@ -627,6 +624,27 @@ class VideoReader:
             return np.asarray(codes, np.int64), np.asarray(conf, np.float32)
         codes, conf = self.classify(crops)
         return np.asarray(codes, np.int64).reshape(-1, 1), np.asarray(conf, np.float32).reshape(-1, 1)
+
+
+def upright_crops(image: np.ndarray, boxes: np.ndarray, margins: Sequence[float], across: bool = True,
+                  unsure: tuple[float, float] | None = UNSURE_ACROSS,
+                  gains: np.ndarray | None = None) -> Iterator[list[np.ndarray]]:
+    """The crops of ``boxes`` cut with each of ``margins`` and stood upright as live video
+    names them (``VideoReader``): a square-ish box grown to a tile's shape as its place says
+    (``tile_shaped``, with ``across`` and ``unsure``), each crop turned to daylight by
+    ``gains`` (``vision.balance.balanced``; None: as it is) and stood up (``tops_up``).
+    ``vision.training.table_crops`` cuts the flower look's training crops so too.
+
+    >>> image = np.zeros((100, 100, 3), np.uint8)
+    >>> [[c.shape for c in crops] for crops in upright_crops(image, np.array([[0, 40, 20, 50]], np.float32), (0.0,))]
+    [[(20, 10, 3)]]
+    """
+    height = image.shape[0] if across else None
+    if height is not None and unsure is not None:
+        boxes = tile_shaped(boxes, image.shape[1], height, unsure)
+    for margin in margins:
+        crops = balanced(crop_boxes(image, boxes, margin), gains)
+        yield tops_up(crops, boxes, image.shape[1], height=height, unsure=unsure)
 
 
 def tops_up(crops: Sequence[np.ndarray], boxes: np.ndarray, width: int, wide: float = 1.1,

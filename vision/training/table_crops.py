@@ -26,8 +26,7 @@ import numpy as np
 
 from engine.seats import Seat
 from engine.tiles import Tile
-from vision.classifier import crop_boxes
-from vision.reader import LIVE_MARGINS, UNSURE_ACROSS, tile_shaped, tops_up
+from vision.reader import LIVE_MARGINS, upright_crops
 from vision.scripted import ScriptedTable, Step
 
 FLOWERS = [Tile.parse(f"{n}f") for n in range(1, 9)]
@@ -61,11 +60,8 @@ def picture_crops(index: int, seed: int, size: int) -> list[tuple[str, np.ndarra
     if not flowers:
         return []
     boxes = np.stack([jittered(lab["box"], rng) for lab in flowers])
-    boxes = tile_shaped(boxes, image.shape[1], image.shape[0], UNSURE_ACROSS)  # as ``VideoReader._read``
     out = []
-    for margin in LIVE_MARGINS:
-        crops = tops_up(crop_boxes(image, boxes, margin), boxes, image.shape[1], height=image.shape[0],
-                        unsure=UNSURE_ACROSS)
+    for crops in upright_crops(image, boxes, LIVE_MARGINS):  # as ``VideoReader._read``
         out += [(lab["code"], cv2.resize(crop, (size, size), interpolation=cv2.INTER_AREA))
                 for lab, crop in zip(flowers, crops, strict=True)]
     return out
