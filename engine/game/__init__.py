@@ -70,12 +70,12 @@ from engine.game.actions import (
 )
 from engine.game.events import Event
 from engine.game.game import Game, IllegalActionError, Mode, Outcome, Phase, resolve_claims
-from engine.game.observe import observe
+from engine.game.observe import before_discard, observe, seen_late
 from engine.game.rules import VARIANTS, GameRules, UnknownVariantError, rules_for
 
 __all__ = [
     "Action", "AddedKang", "Chow", "ConcealedKang", "DeclareBeauty", "DeclareFlower",
     "DeclareNews", "Discard", "Draw", "DrawGame", "InvalidActionTextError", "Kang", "Pung", "Win",
     "parse_action", "Event", "Game", "IllegalActionError", "Mode", "Outcome", "Phase",
-    "resolve_claims", "observe", "VARIANTS", "GameRules", "UnknownVariantError", "rules_for",
+    "resolve_claims", "observe", "seen_late", "before_discard", "VARIANTS", "GameRules", "UnknownVariantError", "rules_for",
 ]

@@ -713,6 +713,21 @@ def test_an_implied_draw_is_taken_back_when_the_event_is_still_refused() -> None
     assert feed(DiscardSeen(Seat.SOUTH, 2.0, Tile.P9)) is None  # the game goes on from there
 
 
+def test_a_flower_seen_just_after_its_seats_discard_is_taken_as_laid_before_it() -> None:
+    """Filipino South laid a second South wind, the hand over it, and discarded 7s at once:
+    the camera heard the flower after the discard (set style 5, seed 3, action 73), and the
+    referee refused it as out of turn. Nobody had played since: it goes before the discard."""
+    game = Game("filipino", mode="observed")
+    feed = RefereeFeed(game)
+    assert feed(DiscardSeen(Seat.EAST, 0.0, Tile.M1)) is None
+    assert feed(DiscardSeen(Seat.SOUTH, 1.0, Tile.S7)) is None
+    assert feed(FlowerSeen(Seat.SOUTH, 2.0, Tile.SOUTH)) is None
+    assert [str(a) for a in game.history][-2:] == ["S flower 2z", "S discard 7s"]
+    assert [a.text for a in feed.announcements][-1] == "South declares South wind"
+    assert feed(FlowerSeen(Seat.EAST, 3.0, Tile.EAST)) is not None  # East's flower now is out of turn
+    assert feed(DiscardSeen(Seat.WEST, 4.0, Tile.P9)) is None
+
+
 def test_a_visayan_beauty_laid_with_a_discard_is_a_called_beauty_and_one_from_the_hand_is_not() -> None:
     """The camera sees South lay the three dragons with East's red dragon turned: the referee
     takes the discard into the Beauty. From the hand on South's own turn it is declared."""

@@ -172,7 +172,7 @@ class RefereeBook:
                     return self._push(ref, [self._draw_game(ref.game, seat)], source)
                 who = Seat.parse(seat)  # type: ignore[arg-type]
                 if not ref.game.is_over():
-                    return self._push(ref, self._actions(ref, kind, who, tiles, detail), source)
+                    return self._push_seen(ref, self._actions(ref, kind, who, tiles, detail), source)
                 ended = ref.game
                 ref.next_hand()  # the next hand starts with the next move ...
                 try:
@@ -200,10 +200,29 @@ class RefereeBook:
         names = tuple(ref.players[s] for s in Seat)
         return [_named(e.text, names) for e in pushed if e.kind != "draw"]
 
-    def _mark(self, ref: Any, source: str) -> None:
+    def _push_seen(self, ref: Any, actions: list[Any], source: str) -> list[str]:
+        """``_push``; but a flower the camera saw just after its own seat's discard, refused
+        there, goes before that discard (``engine.game.seen_late``): the hand laying it hid it.
+        A flower typed after a discard is refused: a person enters what happened in order."""
+        from engine.game import before_discard, seen_late
+
+        try:
+            return self._push(ref, actions, source)
+        except TableEventError:
+            if source != "camera" or len(actions) != 1 or seen_late(ref.game, actions[0]) is None:
+                raise
+        seq = len(ref.game.history)
+        discarded_by = self._source(ref, seq)
+        pushed = before_discard(ref, actions[0])
+        self._mark(ref, source, seq)
+        self._mark(ref, discarded_by, seq + 1)
+        names = tuple(ref.players[s] for s in Seat)
+        return [_named(e.text, names) for e in pushed if e.kind != "draw"]
+
+    def _mark(self, ref: Any, source: str, seq: int | None = None) -> None:
         with self.ledger._tx() as db:
             db.execute("INSERT OR REPLACE INTO webui_sources VALUES (?,?,?,?)",
-                       (ref.game_id, ref.game.hand_number, len(ref.game.history), source))
+                       (ref.game_id, ref.game.hand_number, len(ref.game.history) if seq is None else seq, source))
 
     def _actions(self, ref: Any, kind: str, seat: Seat, text: str, detail: dict[str, Any]) -> list[Any]:
         from engine.game import Draw, Phase

@@ -173,6 +173,46 @@ def test_deal_flowers_in_any_order_then_turn_rules() -> None:
         g.push(Chow(W, Tile.M1))
 
 
+def test_a_flower_seen_just_after_its_seats_discard_goes_before_it() -> None:
+    g = Game("singaporean", mode="observed")
+    play(g, """
+        E discard 1m
+        S discard 2m
+    """)
+    said = [e.text for e in observe(g, DeclareFlower(S, Tile.FLOWER2))]
+    assert said == ["South declares Orchid"]
+    assert [str(a) for a in g.history][-3:] == ["S draw", "S flower 2f", "S discard 2m"]
+    assert g.bonus(S) == (Tile.FLOWER2,) and g.last_discard == (S, Tile.M2)
+    assert g.hidden(S) == 13  # the replacement was drawn before the discard
+    observe(g, Discard(W, Tile.M3))  # and West plays on, drawing first
+
+
+def test_a_flower_seen_late_goes_back_only_behind_its_own_seats_last_discard() -> None:
+    g = Game("singaporean", mode="observed")
+    play(g, """
+        E discard 1m
+        S discard 2m
+    """)
+    key = g.state_key()
+    with pytest.raises(IllegalActionError, match="South just discarded 2m"):
+        observe(g, DeclareFlower(E, Tile.FLOWER1))  # not East's discard: East is not due
+    assert g.state_key() == key
+    observe(g, Discard(W, Tile.M3))
+    with pytest.raises(IllegalActionError, match="West just discarded 3m"):
+        observe(g, DeclareFlower(S, Tile.FLOWER1))  # West has played since South's discard
+    assert [str(a) for a in g.history][-2:] == ["W draw", "W discard 3m"]
+
+
+def test_a_late_flower_the_table_cannot_hold_is_refused_and_the_discard_lies_as_before() -> None:
+    g = Game("singaporean", mode="observed")
+    g.push(DeclareFlower(N, Tile.CAT))
+    play(g, "E discard 1m")
+    key, history = g.state_key(), [str(a) for a in g.history]
+    with pytest.raises(IllegalActionError, match="has 1 × 1a, the table would show 2"):
+        observe(g, DeclareFlower(E, Tile.CAT))  # the set's one cat lies with North
+    assert g.state_key() == key and [str(a) for a in g.history] == history
+
+
 def test_vietnamese_discarded_flower_wins_for_a_ready_hand_and_the_thrower_pays_all() -> None:
     g = Game("vietnamese", mode="observed")
     play(g, """

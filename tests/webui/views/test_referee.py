@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from engine.seats import Seat
 from tests.webui.conftest import token_of
 from webui import create_app
+from webui.adapters.tablebook import TableEventError
 
 # Doc 002's example shape, all concealed: 17 tiles, complete with 9s.
 SOUTH_WINS = "11m345p678s789s234m789p"
@@ -121,6 +122,29 @@ def test_restart_resumes_the_game(config: dict[str, Any]) -> None:
     assert "Ana" in page and "Dina" in page
     record(c2, token_of(c2), "discard", "W", "5s")
     assert len(log_lines(c2)) == len(before) + 1
+
+
+def test_a_flower_the_camera_saw_after_its_seats_discard_is_written_before_it(config: dict[str, Any]) -> None:
+    """The hand that lays a flower hides it, and the discard follows at once: the camera sees
+    the flower after the discard. Nobody has played since, so it goes before the discard, in
+    the game and in the file; a person typing it after the discard is told it is not their turn."""
+    app = create_app(config)
+    client = app.test_client()
+    token = token_of(client)
+    setup_table(client, token)
+    book = app.extensions["mahjongero"].book
+    book.apply("discard", "E", "9s", source="camera")
+    book.apply("discard", "S", "1m")
+    assert book.apply("flower", "S", "5z", source="camera") == ["South declares White dragon"]
+    assert [str(a) for a in book._ref.game.history][-3:] == ["S draw", "S flower 5z", "S discard 1m"]
+    assert [(e.kind, e.source) for e in book.current().events][-2:] == [("flower", "camera"), ("discard", "hand")]
+    before = log_lines(client)
+    with pytest.raises(TableEventError, match="South just discarded 1m"):
+        book.apply("flower", "S", "6z")  # typed: in the order it is entered
+    with pytest.raises(TableEventError, match="South just discarded 1m"):
+        book.apply("flower", "N", "6z", source="camera")  # not North's discard, nor North's turn
+    assert log_lines(client) == before
+    assert log_lines(create_app(config).test_client()) == before  # as written to the file
 
 
 def test_fallback_table_book_when_asked(config: dict[str, Any]) -> None:
